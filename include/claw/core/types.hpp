@@ -1,0 +1,76 @@
+// claw/core/types.hpp: the Eigen vector and 3xN state types claw is built on, and the small helpers
+// every law uses: clip(), all_finite(), the template-size conventions (fixed, bounded, dynamic).
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+
+namespace claw {
+
+/// Size conventions for every claw template <typename Scalar, int N, int MaxN = N>:
+///  - fixed:   N > 0 (e.g. 7), storage inline, no heap;
+///  - bounded: N = Eigen::Dynamic, MaxN > 0: inline storage of MaxN, runtime size <= MaxN, no heap;
+///  - dynamic: N = MaxN = Eigen::Dynamic: allocates in the constructor only.
+constexpr int Dynamic = Eigen::Dynamic;
+
+/// Column vector of N joints (one entry per joint; a batch of robots is one long vector).
+template <typename Scalar, int N, int MaxN = N>
+using Vector = Eigen::Matrix<Scalar, N, 1, Eigen::ColMajor, MaxN, 1>;
+
+/// Command state S = [p; v; a], 3 rows (position, velocity, acceleration) by N joints.
+/// Row-major like gym_jiminy's 3xN arrays: each row is one contiguous vector, which keeps the
+/// batched loops streaming and vectorisable. (A single joint, N = 1, is column-major: Eigen rule.)
+template <typename Scalar, int N, int MaxN = N>
+using StateMatrix = Eigen::Matrix<Scalar, 3, N, (N == 1 ? Eigen::ColMajor : Eigen::RowMajor), 3, MaxN>;
+
+/// Row indices of a StateMatrix.
+enum StateRow : int { kPosition = 0, kVelocity = 1, kAcceleration = 2 };
+
+/// Lower and upper bounds of a 3xN command state (rows as in StateMatrix). Infinite entries mean
+/// "unbounded". Valid when no entry is NaN and lower <= upper entrywise (see validate_state_bounds).
+template <typename Scalar, int N, int MaxN = N>
+struct StateBounds {
+  StateMatrix<Scalar, N, MaxN> lower;
+  StateMatrix<Scalar, N, MaxN> upper;
+};
+
+/// clip(x, lo, hi) = min(max(x, lo), hi). With lo > hi the answer is hi (the gym_jiminy order).
+/// NaN x passes through unchanged; callers check finiteness before.
+template <typename Scalar>
+constexpr Scalar clip(Scalar x, Scalar lo, Scalar hi) noexcept {
+  const Scalar above = (x < lo) ? lo : x;  // std::max(x, lo)
+  return (hi < above) ? hi : above;        // std::min(above, hi)
+}
+
+/// True when x is neither NaN nor +-Inf. claw needs IEEE semantics: never build it with -ffast-math.
+template <typename Scalar>
+inline bool is_finite(Scalar x) noexcept {
+  return std::isfinite(x);
+}
+
+/// True when every coefficient of m is finite (no NaN, no Inf).
+template <typename Derived>
+inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      if (!std::isfinite(m.coeff(i, j))) return false;
+  return true;
+}
+
+/// True when no coefficient of m is NaN (infinities allowed: they mean "unbounded").
+template <typename Derived>
+inline bool none_nan(const Eigen::DenseBase<Derived>& m) noexcept {
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      if (std::isnan(m.coeff(i, j))) return false;
+  return true;
+}
+
+/// Positive infinity of Scalar.
+template <typename Scalar>
+constexpr Scalar infinity() noexcept {
+  return std::numeric_limits<Scalar>::infinity();
+}
+
+}  // namespace claw
