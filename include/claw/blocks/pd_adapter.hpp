@@ -112,13 +112,13 @@ class PdAdapter {
     bool instantaneous = false;                     ///< rewrite the command state directly
     Scalar step_dt = Scalar(0.04);                  ///< agent step [s]
     bool use_deadband = false;                      ///< apply velocity_deadband
-    VectorType velocity_deadband;                   ///< [pos/s], >= 0, one per joint
+    VectorType velocity_deadband = VectorType::Zero(N_ == Dynamic ? 0 : N_);  ///< [pos/s] >= 0
   };
 
   PdAdapter() : PdAdapter(N_ == Dynamic ? 0 : N_) {}
 
   /// An adapter for n joints (allocates here for dynamic sizes, never afterwards).
-  explicit PdAdapter(Eigen::Index n) { settings_.velocity_deadband.setZero(n); }
+  explicit PdAdapter(Eigen::Index n) : settings_(default_settings(n)) {}
 
   Eigen::Index size() const noexcept { return settings_.velocity_deadband.size(); }
 
@@ -158,6 +158,12 @@ class PdAdapter {
   const Settings& settings() const noexcept { return settings_; }
 
  private:
+  static Settings default_settings(Eigen::Index n) {
+    CLAW_ASSERT(N_ == Dynamic || n == N_, "PdAdapter: size differs from the fixed size");
+    CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "PdAdapter: size above MaxN");
+    return Settings{PdActionOrder::Velocity, false, Scalar(0.04), false, VectorType::Zero(n)};
+  }
+
   Settings settings_;
 };
 

@@ -219,14 +219,17 @@ class PdController {
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using StateType = StateMatrix<Scalar, N_, MaxN_>;
   using BoundsType = StateBounds<Scalar, N_, MaxN_>;
+  static constexpr Eigen::Index kDefaultSize = (N_ == Dynamic) ? 0 : N_;
 
   /// Settings of the block. Valid when: bounds pass validate_state_bounds(mode); kp >= 0 and
   /// kd >= 0 finite; effort_limit >= 0 (may be +inf); control_dt >= CLAW_MIN_TIME_STEP finite.
+  /// Defaults (fixed sizes; dynamic ones start empty): unbounded state, zero gains and limits.
   struct Settings {
-    BoundsType bounds;          ///< command state bounds (see derive_pd_command_bounds)
-    VectorType kp;              ///< position gain [effort/pos]
-    VectorType kd;              ///< derivative time constant [s]
-    VectorType effort_limit;    ///< |tau| limit [effort]
+    BoundsType bounds = {StateType::Constant(3, kDefaultSize, -infinity<Scalar>()),
+                         StateType::Constant(3, kDefaultSize, infinity<Scalar>())};
+    VectorType kp = VectorType::Zero(kDefaultSize);            ///< position gain [effort/pos]
+    VectorType kd = VectorType::Zero(kDefaultSize);            ///< derivative time constant [s]
+    VectorType effort_limit = VectorType::Zero(kDefaultSize);  ///< |tau| limit [effort]
     Scalar control_dt = Scalar(0.001);  ///< control period h [s]
     ZohMode mode = ZohMode::JiminyCompatible;
   };
