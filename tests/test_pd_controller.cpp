@@ -337,17 +337,17 @@ TEST_CASE("a batch of robots in one long vector equals each robot on its own",
   REQUIRE(batch.reset(q, v, out) == Status::Ok);
   Eigen::Matrix<double, 12, 1> single_out;
   for (int r = 0; r < robots; ++r)
-    REQUIRE(singles[r].reset(q.segment<12>(r * joints), v.segment<12>(r * joints), single_out) ==
+    REQUIRE(singles[static_cast<std::size_t>(r)].reset(q.segment<12>(r * joints), v.segment<12>(r * joints), single_out) ==
             Status::Ok);
   for (int k = 0; k < 50; ++k) {
     const VectorXd a = 200.0 * VectorXd::Random(n);
     q += 0.002 * v;
     REQUIRE(batch.update(q, v, a, out) == Status::Ok);
     for (int r = 0; r < robots; ++r) {
-      REQUIRE(singles[r].update(q.segment<12>(r * joints), v.segment<12>(r * joints),
+      REQUIRE(singles[static_cast<std::size_t>(r)].update(q.segment<12>(r * joints), v.segment<12>(r * joints),
                                 a.segment<12>(r * joints), single_out) == Status::Ok);
       REQUIRE(single_out == out.segment<12>(r * joints));
-      REQUIRE(singles[r].command_state() == batch.command_state().middleCols<12>(r * joints));
+      REQUIRE(singles[static_cast<std::size_t>(r)].command_state() == batch.command_state().middleCols<12>(r * joints));
     }
   }
 }
