@@ -1,0 +1,116 @@
+// claw/laws/effort_clamp.hpp: effort limits applied after a control law: symmetric, asymmetric, or the
+// DC-motor torque-speed envelope, per joint, with validation.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+
+namespace claw {
+
+/// Which envelope bounds the effort u of a joint.
+enum class EffortLimitKind : std::uint8_t {
+  None,        ///< u is passed through
+  Bounds,      ///< u in [lower, upper] (symmetric when lower = -upper); infinities allowed
+  DcMotor,     ///< the torque-speed envelope of a DC motor, evaluated at the measured velocity v
+};
+
+/// Effort limits of N joints. For DcMotor, with tsat the stall effort [effort] (> 0), tmax the
+/// peak effort the drive allows [effort] (> 0) and vlim the no-load speed [pos/s] (> 0):
+///   vh = clip(v, -vlim (1 + tmax/tsat), vlim (1 + tmax/tsat)),
+///   upper = min(tsat (1 - vh/vlim), tmax),  lower = max(tsat (-1 - vh/vlim), -tmax).
+/// The anti-windup of a PID sees the limited effort.
+template <typename Scalar, int N, int MaxN = N>
+struct EffortLimits {
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
+  using VectorType = Vector<Scalar, N, MaxN>;
+  EffortLimitKind kind = EffortLimitKind::None;
+  VectorType lower = VectorType::Constant(kDefaultSize, -infinity<Scalar>());  ///< [effort]
+  VectorType upper = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< [effort]
+  VectorType stall_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< tsat
+  VectorType peak_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< tmax
+  VectorType no_load_speed = VectorType::Constant(kDefaultSize, infinity<Scalar>()); ///< vlim
+
+  /// Sets every size-dependent vector to n entries of "no limit" (allocates for dynamic sizes).
+  void resize(Eigen::Index n) {
+    lower.setConstant(n, -infinity<Scalar>());
+    upper.setConstant(n, infinity<Scalar>());
+    stall_effort.setConstant(n, infinity<Scalar>());
+    peak_effort.setConstant(n, infinity<Scalar>());
+    no_load_speed.setConstant(n, infinity<Scalar>());
+  }
+};
+
+/// Checks limits for n joints: sizes, no NaN, lower <= upper (Bounds); tsat, tmax, vlim > 0
+/// (DcMotor; tmax and vlim may be +inf).
+template <typename Scalar, int N, int MaxN>
+Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index n) noexcept {
+  if (limits.kind == EffortLimitKind::None) return Status::Ok;
+  if (limits.kind == EffortLimitKind::Bounds) {
+    if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j))) return Status::InvalidParameter;
+    return Status::Ok;
+  }
+  if (limits.stall_effort.size() != n || limits.peak_effort.size() != n ||
+      limits.no_load_speed.size() != n)
+    return Status::SizeMismatch;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const Scalar tsat = limits.stall_effort.coeff(j), tmax = limits.peak_effort.coeff(j);
+    const Scalar vlim = limits.no_load_speed.coeff(j);
+    if (!(tsat > Scalar(0)) || !std::isfinite(tsat) || !(tmax > Scalar(0)) || !(vlim > Scalar(0)))
+      return Status::InvalidParameter;
+  }
+  return Status::Ok;
+}
+
+namespace detail {
+
+/// The [lower, upper] effort interval of joint j at measured velocity v.
+template <typename Scalar, int N, int MaxN>
+inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index j, Scalar v,
+                            Scalar& lower, Scalar& upper) noexcept {
+  switch (limits.kind) {
+    case EffortLimitKind::None:
+      lower = -infinity<Scalar>();
+      upper = infinity<Scalar>();
+      return;
+    case EffortLimitKind::Bounds:
+      lower = limits.lower.coeff(j);
+      upper = limits.upper.coeff(j);
+      return;
+    case EffortLimitKind::DcMotor: {
+      const Scalar tsat = limits.stall_effort.coeff(j);
+      const Scalar tmax = limits.peak_effort.coeff(j);
+      const Scalar vlim = limits.no_load_speed.coeff(j);
+      const Scalar v_edge = vlim * (Scalar(1) + tmax / tsat);
+      const Scalar vh = std::isinf(vlim) ? Scalar(0) : clip(v, -v_edge, v_edge);
+      const Scalar ratio = std::isinf(vlim) ? Scalar(0) : vh / vlim;
+      const Scalar up = tsat * (Scalar(1) - ratio);
+      const Scalar lo = tsat * (Scalar(-1) - ratio);
+      upper = (up < tmax) ? up : tmax;
+      lower = (lo > -tmax) ? lo : -tmax;
+      return;
+    }
+  }
+  lower = -infinity<Scalar>();
+  upper = infinity<Scalar>();
+}
+
+}  // namespace detail
+
+/// Clamps efforts u (in place) to the limits at the measured velocities v.
+template <typename Scalar, int N, int MaxN, typename DU, typename DV>
+void clamp_effort(const EffortLimits<Scalar, N, MaxN>& limits, const Eigen::MatrixBase<DU>& u_inout,
+                  const Eigen::MatrixBase<DV>& v) noexcept {
+  auto& u = const_cast<Eigen::MatrixBase<DU>&>(u_inout);
+  for (Eigen::Index j = 0; j < u.size(); ++j) {
+    Scalar lower, upper;
+    detail::effort_interval(limits, j, v.coeff(j), lower, upper);
+    u.coeffRef(j) = clip(u.coeff(j), lower, upper);
+  }
+}
+
+}  // namespace claw

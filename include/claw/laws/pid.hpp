@@ -1,0 +1,408 @@
+// claw/laws/pid.hpp: the parallel PID law u = c + ff + kp e + I + kd d for N joints, with every option of
+// DESIGN.md 3.4 (derivative source and filter, integral rule, anti-windup, limits, slew, angle wrap).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "claw/core/assert.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/laws/anti_windup.hpp"
+#include "claw/laws/effort_clamp.hpp"
+#include "claw/laws/slew_limiter.hpp"
+
+namespace claw {
+
+/// What the derivative term d of a PID is made of.
+enum class DerivativeSource : std::uint8_t {
+  VelocityError,    ///< d = v* - v: target minus measured velocity (MuJoCo, Newton, Drake)
+  ErrorDifference,  ///< d = (e - e_prev) / h (CoppeliaSim, control_toolbox); first step: see
+                    ///< PidSettings::derivative_from_zero_error
+  Measurement,      ///< d = -(q - q_prev) / h: on the measurement, no kick on setpoint jumps
+                    ///< (Arduino); 0 on the first step
+};
+
+/// When the integral term enters the output.
+enum class IntegralRule : std::uint8_t {
+  BackwardEuler,  ///< I+ = I + ki h e, then u uses I+ (MuJoCo plugin, Newton, CoppeliaSim)
+  ForwardEuler,   ///< u uses I, then I+ = I + ki h e (control_toolbox, Drake, MuJoCo native)
+};
+
+/// Settings of a Pid. Every vector has one entry per joint; units in brackets ("pos" is rad or m,
+/// "effort" N m or N). The defaults (fixed sizes; dynamic ones start empty, see resize()) are a
+/// zero-gain law with no limits, no slew, no wrap, derivative on the velocity error, backward Euler.
+template <typename Scalar, int N, int MaxN = N>
+struct PidSettings {
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
+  using VectorType = Vector<Scalar, N, MaxN>;
+  static VectorType constant(Scalar value) { return VectorType::Constant(kDefaultSize, value); }
+
+  VectorType kp = constant(Scalar(0));               ///< proportional gain [effort/pos], >= 0
+  VectorType ki = constant(Scalar(0));               ///< integral gain [effort/(pos s)], >= 0
+  VectorType kd = constant(Scalar(0));               ///< derivative gain [effort s/pos], >= 0
+  VectorType constant_effort = constant(Scalar(0));  ///< c, added to every output [effort]
+
+  DerivativeSource derivative = DerivativeSource::VelocityError;
+  /// ErrorDifference only: on the first step use e_prev = 0 (ros control_toolbox after reset,
+  /// a derivative kick) instead of skipping the term (CoppeliaSim, the default).
+  bool derivative_from_zero_error = false;
+  /// First-order low-pass on d with bandwidth N [1/s], discretised by backward Euler:
+  /// d_f+ = (d_f + h N d) / (1 + h N), d_f = 0 after reset. 0 or +inf: no filter.
+  VectorType derivative_filter = constant(Scalar(0));
+
+  IntegralRule integral_rule = IntegralRule::BackwardEuler;
+  AntiWindup anti_windup = AntiWindup::None;
+  VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
+  VectorType iterm_min = constant(-infinity<Scalar>());    ///< ITermClamp lower bound [effort]
+  VectorType iterm_max = constant(infinity<Scalar>());     ///< ITermClamp upper bound [effort]
+  /// BackCalculation tracking time Tt [s]; 0 picks default_tracking_time(kp, ki, kd).
+  VectorType tracking_time = constant(Scalar(0));
+  /// Proportional on measurement (Arduino P_ON_M): no kp e in u; instead I -= kp (q - q_prev).
+  bool proportional_on_measurement = false;
+
+  EffortLimits<Scalar, N, MaxN> limits;  ///< applied to u; the anti-windup sees the result
+
+  VectorType slew_rate = constant(infinity<Scalar>());  ///< setpoint rate limit S [pos/s], +inf off
+  SlewStart slew_start = SlewStart::FromMeasurement;
+
+  /// Continuous joints: e is wrapped to the shortest angle in [-P/2, P/2] for period P (2 pi for
+  /// an unbounded revolute joint); 0 means not wrapped.
+  VectorType wrap_period = constant(Scalar(0));
+
+  VectorType target_min = constant(-infinity<Scalar>());  ///< q* clipped first (MuJoCo ctrlrange)
+  VectorType target_max = constant(infinity<Scalar>());
+  VectorType target_velocity_min = constant(-infinity<Scalar>());  ///< v* clip (MuJoCo velrange)
+  VectorType target_velocity_max = constant(infinity<Scalar>());
+  VectorType feedforward_min = constant(-infinity<Scalar>());  ///< ff clip (MuJoCo ffrange)
+  VectorType feedforward_max = constant(infinity<Scalar>());
+
+  Scalar dt = Scalar(0.001);  ///< control period h [s], > 0
+
+  /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
+  void resize(Eigen::Index n) {
+    for (VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &tracking_time,
+                          &wrap_period})
+      v->setZero(n);
+    for (VectorType* v : {&integral_max, &iterm_max, &slew_rate, &target_max, &target_velocity_max,
+                          &feedforward_max})
+      v->setConstant(n, infinity<Scalar>());
+    for (VectorType* v : {&iterm_min, &target_min, &target_velocity_min, &feedforward_min})
+      v->setConstant(n, -infinity<Scalar>());
+    limits.resize(n);
+  }
+
+  /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
+  /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
+  /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not finite and > 0;
+  /// limits invalid (validate_effort_limits).
+  Status validate(Eigen::Index n) const noexcept {
+    for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
+                                &iterm_min, &iterm_max, &tracking_time, &slew_rate, &wrap_period,
+                                &target_min, &target_max, &target_velocity_min,
+                                &target_velocity_max, &feedforward_min, &feedforward_max})
+      if (v->size() != n) return Status::SizeMismatch;
+    if (!std::isfinite(dt) || !(dt > Scalar(0))) return Status::InvalidParameter;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (const VectorType* v : {&kp, &ki, &kd, &constant_effort})
+        if (!std::isfinite(v->coeff(j))) return Status::InvalidParameter;
+      if (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0))
+        return Status::InvalidParameter;
+      for (const VectorType* v : {&derivative_filter, &integral_max, &tracking_time})
+        if (!(v->coeff(j) >= Scalar(0))) return Status::InvalidParameter;
+      if (!(slew_rate.coeff(j) > Scalar(0))) return Status::InvalidParameter;
+      if (!std::isfinite(wrap_period.coeff(j)) || wrap_period.coeff(j) < Scalar(0))
+        return Status::InvalidParameter;
+      if (!(iterm_min.coeff(j) <= iterm_max.coeff(j)) ||
+          !(target_min.coeff(j) <= target_max.coeff(j)) ||
+          !(target_velocity_min.coeff(j) <= target_velocity_max.coeff(j)) ||
+          !(feedforward_min.coeff(j) <= feedforward_max.coeff(j)))
+        return Status::InvalidParameter;
+    }
+    return validate_effort_limits(limits, n);
+  }
+};
+
+/// Parallel PID for N joints, per joint:
+///   q*~ = slew(clip(q*, target_min, target_max));  e = q*~ - q  (wrapped for continuous joints)
+///   d   = v* - v | (e - e_prev)/h | -(q - q_prev)/h, optionally low-passed
+///   I   = integral term [effort] (= ki z, z the error integral [pos s]), advanced by the rule and
+///         the anti-windup of PidSettings
+///   u   = c + ff + kp e + I + kd d;   out = clip(u) to the effort limits at v.
+/// I is kept in effort units, so set_gains() is bumpless. Hot calls are noexcept and allocate
+/// nothing; NaN/Inf inputs return NonFiniteInput with state and outputs untouched.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
+class Pid {
+ public:
+  using Scalar = Scalar_;
+  using VectorType = Vector<Scalar, N_, MaxN_>;
+  using Settings = PidSettings<Scalar, N_, MaxN_>;
+
+  Pid() : Pid(N_ == Dynamic ? 0 : N_) {}
+
+  /// A PID for n joints with zero gains (allocates here for dynamic sizes, never afterwards).
+  explicit Pid(Eigen::Index n) {
+    CLAW_ASSERT(N_ == Dynamic || n == N_, "Pid: size differs from the fixed size");
+    CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "Pid: size above MaxN");
+    settings_.resize(n);
+    tracking_time_.setZero(n);
+    integral_.setZero(n);
+    previous_error_.setZero(n);
+    previous_measurement_.setZero(n);
+    slew_state_.setZero(n);
+    filtered_derivative_.setZero(n);
+    refresh_derived();
+  }
+
+  Eigen::Index size() const noexcept { return integral_.size(); }
+
+  /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
+  /// The state (integral, previous error, slew, filter) is kept: call reset() to restart.
+  Status configure(const Settings& settings) noexcept {
+    const Status status = settings.validate(size());
+    if (status != Status::Ok) return status;
+    settings_ = settings;
+    refresh_derived();
+    return Status::Ok;
+  }
+
+  /// Real-time-safe gain change; bumpless (I is in effort units). Keeps the old gains on failure.
+  template <typename DP, typename DI, typename DD>
+  Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
+                   const Eigen::MatrixBase<DD>& kd) noexcept {
+    if (kp.size() != size() || ki.size() != size() || kd.size() != size())
+      return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
+        if (!std::isfinite(g) || g < Scalar(0)) return Status::InvalidParameter;
+    settings_.kp = kp;
+    settings_.ki = ki;
+    settings_.kd = kd;
+    refresh_derived();
+    return Status::Ok;
+  }
+
+  /// Restart: integral 0, filter 0, the next step is a first step (no derivative history, slew
+  /// state taken per SlewStart).
+  void reset() noexcept {
+    integral_.setZero();
+    filtered_derivative_.setZero();
+    slew_state_.setZero();
+    first_ = true;
+  }
+
+  /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
+  /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
+  /// history. NonFiniteInput (nothing touched) for NaN/Inf.
+  template <typename DQ, typename DU>
+  Status reset(const Eigen::MatrixBase<DQ>& measurement,
+               const Eigen::MatrixBase<DU>& output) noexcept {
+    CLAW_ASSERT(measurement.size() == size() && output.size() == size(),
+                "Pid::reset: sizes must agree");
+    if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
+    reset();
+    integral_ = output - settings_.constant_effort;
+    previous_measurement_ = measurement;
+    return Status::Ok;
+  }
+
+  /// One control period with v* = 0 and ff = 0: out = PID(q*, q, v).
+  template <typename DT, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    return update_impl<false>(target, target, target, q, v, out);
+  }
+
+  /// One control period with target velocity v* [pos/s] and feedforward ff [effort].
+  template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
+                const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    return update_impl<true>(target, target_velocity, feedforward, q, v, out);
+  }
+
+  /// Integral term I [effort] per joint.
+  const VectorType& integral_term() const noexcept { return integral_; }
+  /// Error integral z = I / ki [pos s] of joint j (0 when ki = 0): MuJoCo's act state.
+  Scalar error_integral(Eigen::Index j) const noexcept {
+    const Scalar ki = settings_.ki.coeff(j);
+    return ki > Scalar(0) ? integral_.coeff(j) / ki : Scalar(0);
+  }
+  /// Replaces the integral term (e.g. to hand over from another controller). NonFiniteInput on
+  /// NaN/Inf.
+  template <typename DI>
+  Status set_integral_term(const Eigen::MatrixBase<DI>& integral) noexcept {
+    if (integral.size() != size()) return Status::SizeMismatch;
+    if (!all_finite(integral)) return Status::NonFiniteInput;
+    integral_ = integral;
+    return Status::Ok;
+  }
+  /// Replaces joint j's integral term; NonFiniteInput on NaN/Inf.
+  Status set_integral_term(Eigen::Index j, Scalar value) noexcept {
+    CLAW_ASSERT(j >= 0 && j < size(), "Pid::set_integral_term: joint index out of range");
+    if (!std::isfinite(value)) return Status::NonFiniteInput;
+    integral_.coeffRef(j) = value;
+    return Status::Ok;
+  }
+  /// Slew limiter state s (the last limited setpoint) per joint.
+  const VectorType& slew_state() const noexcept { return slew_state_; }
+  const Settings& settings() const noexcept { return settings_; }
+
+ private:
+  void refresh_derived() noexcept {
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      const Scalar tt = settings_.tracking_time.coeff(j);
+      tracking_time_.coeffRef(j) =
+          tt > Scalar(0) ? tt
+                         : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
+                                                 settings_.kd.coeff(j));
+    }
+    has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
+    has_slew_ = has_wrap_ = has_filter_ = false;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      has_target_range_ |= !std::isinf(settings_.target_min.coeff(j)) ||
+                           !std::isinf(settings_.target_max.coeff(j));
+      has_velocity_range_ |= !std::isinf(settings_.target_velocity_min.coeff(j)) ||
+                             !std::isinf(settings_.target_velocity_max.coeff(j));
+      has_feedforward_range_ |= !std::isinf(settings_.feedforward_min.coeff(j)) ||
+                                !std::isinf(settings_.feedforward_max.coeff(j));
+      has_slew_ |= !std::isinf(settings_.slew_rate.coeff(j));
+      has_wrap_ |= settings_.wrap_period.coeff(j) > Scalar(0);
+      const Scalar n_filter = settings_.derivative_filter.coeff(j);
+      has_filter_ |= n_filter > Scalar(0) && !std::isinf(n_filter);
+    }
+  }
+
+  Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
+    const Scalar period = settings_.wrap_period.coeff(j);
+    return period > Scalar(0) ? std::remainder(x, period) : x;
+  }
+
+  template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
+            typename DOut>
+  Status update_impl(const Eigen::MatrixBase<DT>& target,
+                     const Eigen::MatrixBase<DTV>& target_velocity,
+                     const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                     const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    CLAW_ASSERT(target.size() == size() && target_velocity.size() == size() &&
+                    feedforward.size() == size() && q.size() == size() && v.size() == size() &&
+                    out.size() == size(),
+                "Pid::update: vectors must have one entry per joint");
+    if (!all_finite(target) || !all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
+    if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
+      return Status::NonFiniteInput;
+    auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    const Settings& s = settings_;
+    const Scalar h = s.dt;
+    Status status = Status::Ok;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      const Scalar y = q.coeff(j);
+      const Scalar vel = v.coeff(j);
+      Scalar r = target.coeff(j);
+      if (has_target_range_) r = clip(r, s.target_min.coeff(j), s.target_max.coeff(j));
+      Scalar slew = slew_state_.coeff(j);
+      if (has_slew_)
+        r = detail::slew_limit(r, y, s.slew_rate.coeff(j), h, first_, s.slew_start, slew);
+      Scalar vr = Scalar(0), ff = Scalar(0);
+      if (kFull) {
+        vr = target_velocity.coeff(j);
+        ff = feedforward.coeff(j);
+        if (has_velocity_range_)
+          vr = clip(vr, s.target_velocity_min.coeff(j), s.target_velocity_max.coeff(j));
+        if (has_feedforward_range_)
+          ff = clip(ff, s.feedforward_min.coeff(j), s.feedforward_max.coeff(j));
+      }
+      const Scalar e = has_wrap_ ? wrap(r - y, j) : r - y;
+      const Scalar dy = first_ ? Scalar(0) : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
+                                                        : y - previous_measurement_.coeff(j));
+
+      // Derivative.
+      Scalar d;
+      switch (s.derivative) {
+        case DerivativeSource::VelocityError: d = vr - vel; break;
+        case DerivativeSource::ErrorDifference:
+          if (!first_) d = (e - previous_error_.coeff(j)) / h;
+          else d = s.derivative_from_zero_error ? e / h : Scalar(0);
+          break;
+        default: d = -dy / h; break;
+      }
+      Scalar d_filtered = filtered_derivative_.coeff(j);
+      if (has_filter_) {
+        const Scalar n_filter = s.derivative_filter.coeff(j);
+        if (n_filter > Scalar(0) && !std::isinf(n_filter)) {
+          d_filtered = (d_filtered + h * n_filter * d) / (Scalar(1) + h * n_filter);
+          d = d_filtered;
+        }
+      }
+
+      // Integral: the increment of this step, the value the output uses, and the next state.
+      const Scalar kp = s.kp.coeff(j), ki = s.ki.coeff(j), kd = s.kd.coeff(j);
+      const Scalar integral = integral_.coeff(j);
+      Scalar e_integrated = e;
+      if (s.anti_windup == AntiWindup::StopAtLimit && ki > Scalar(0)) {
+        const Scalar limit = ki * s.integral_max.coeff(j);
+        if (integral >= limit) e_integrated = (e < Scalar(0)) ? e : Scalar(0);
+        else if (integral <= -limit) e_integrated = (e > Scalar(0)) ? e : Scalar(0);
+      }
+      const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
+      Scalar advanced = integral + ki * (e_integrated * h) + pom;
+      if (s.anti_windup == AntiWindup::IntegralClamp) {
+        const Scalar limit = ki * s.integral_max.coeff(j);
+        advanced = clip(advanced, -limit, limit);
+      } else if (s.anti_windup == AntiWindup::ITermClamp) {
+        advanced = clip(advanced, s.iterm_min.coeff(j), s.iterm_max.coeff(j));
+      }
+      const bool backward = s.integral_rule == IntegralRule::BackwardEuler;
+      Scalar used = backward ? advanced : integral;
+
+      const Scalar base = s.constant_effort.coeff(j) + ff +
+                          (s.proportional_on_measurement ? Scalar(0) : kp * e) + kd * d;
+      Scalar lower, upper;
+      detail::effort_interval(s.limits, j, vel, lower, upper);
+      Scalar u = base + used;
+      Scalar u_sat = clip(u, lower, upper);
+      Scalar next = advanced;
+      if (s.anti_windup == AntiWindup::Conditional && u_sat != u && e * (u - u_sat) > Scalar(0)) {
+        next = integral + pom;  // drop this step's ki h e
+        if (backward) {
+          used = next;
+          u = base + used;
+          u_sat = clip(u, lower, upper);
+        }
+      } else if (s.anti_windup == AntiWindup::BackCalculation) {
+        const Scalar tt = tracking_time_.coeff(j);
+        next = advanced + h * ((u_sat - u) / tt);
+      }
+      if (!std::isfinite(u_sat) || !std::isfinite(next)) {
+        status = Status::NumericalOverflow;  // hold this joint's output and state
+        continue;
+      }
+      effort.coeffRef(j) = u_sat;
+      integral_.coeffRef(j) = next;
+      previous_error_.coeffRef(j) = e;
+      previous_measurement_.coeffRef(j) = y;
+      slew_state_.coeffRef(j) = slew;
+      filtered_derivative_.coeffRef(j) = d_filtered;
+    }
+    first_ = false;
+    return status;
+  }
+
+  Settings settings_;
+  VectorType tracking_time_;  // effective Tt per joint
+  VectorType integral_;
+  VectorType previous_error_;
+  VectorType previous_measurement_;
+  VectorType slew_state_;
+  VectorType filtered_derivative_;
+  bool first_ = true;
+  bool has_target_range_ = false, has_velocity_range_ = false, has_feedforward_range_ = false;
+  bool has_slew_ = false, has_wrap_ = false, has_filter_ = false;
+};
+
+using Pid7d = Pid<double, 7>;
+using Pid7f = Pid<float, 7>;
+using PidXd = Pid<double, Dynamic>;
+using PidXf = Pid<float, Dynamic>;
+
+}  // namespace claw

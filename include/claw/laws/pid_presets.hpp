@@ -1,0 +1,271 @@
+// claw/laws/pid_presets.hpp: named configurations of claw's one Pid (and StablePd, VelocityServo) that
+// reproduce MuJoCo's plugin and native PID, Newton's DrivePID, control_toolbox, CoppeliaSim, Drake, Arduino.
+#pragma once
+
+#include <cstdint>
+
+#include "claw/core/types.hpp"
+#include "claw/laws/pid.hpp"
+#include "claw/laws/stable_pd.hpp"
+#include "claw/laws/velocity_servo.hpp"
+
+namespace claw {
+namespace presets {
+
+namespace detail {
+template <typename Scalar, int N, int MaxN>
+PidSettings<Scalar, N, MaxN> sized(Eigen::Index n) {
+  PidSettings<Scalar, N, MaxN> settings;
+  settings.resize(n);
+  return settings;
+}
+template <typename Scalar, int N, int MaxN>
+void set_bounds(EffortLimits<Scalar, N, MaxN>& limits, Scalar lower, Scalar upper) {
+  if (std::isinf(lower) && std::isinf(upper)) {
+    limits.kind = EffortLimitKind::None;
+    return;
+  }
+  limits.kind = EffortLimitKind::Bounds;
+  limits.lower.setConstant(lower);
+  limits.upper.setConstant(upper);
+}
+}  // namespace detail
+
+/// MuJoCo's `mujoco.pid` actuator plugin (dyntype none). Absent options are +-inf.
+template <typename Scalar>
+struct MujocoPluginPid {
+  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar imax = infinity<Scalar>();     ///< I-term bound [force]; MuJoCo clamps z to +-imax/ki
+  Scalar slewmax = infinity<Scalar>();  ///< setpoint rate [length/s]; skipped at t = 0
+  Scalar ctrl_min = -infinity<Scalar>(), ctrl_max = infinity<Scalar>();    ///< ctrlrange
+  Scalar force_min = -infinity<Scalar>(), force_max = infinity<Scalar>();  ///< forcerange
+  Scalar timestep = Scalar(0.002);
+};
+
+/// The plugin's law: u = clip(ctrl, ctrlrange), slew-limited except on the first step;
+/// z+ = clip(z + e h, +-imax/ki); force = kp e - kd v + ki z+, then forcerange. Call
+/// Pid::update(q*, q, v, out) (no target velocity); its act state z is Pid::error_integral().
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> mujoco_plugin(Eigen::Index n, const MujocoPluginPid<Scalar>& p) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(p.kp);
+  s.ki.setConstant(p.ki);
+  s.kd.setConstant(p.kd);
+  s.derivative = DerivativeSource::VelocityError;
+  s.integral_rule = IntegralRule::BackwardEuler;
+  if (p.ki > Scalar(0) && !std::isinf(p.imax)) {
+    s.anti_windup = AntiWindup::ITermClamp;
+    s.iterm_min.setConstant(-p.imax);
+    s.iterm_max.setConstant(p.imax);
+  }
+  s.slew_rate.setConstant(p.slewmax);
+  s.slew_start = SlewStart::PassFirst;
+  s.target_min.setConstant(p.ctrl_min);
+  s.target_max.setConstant(p.ctrl_max);
+  detail::set_bounds(s.limits, p.force_min, p.force_max);
+  s.dt = p.timestep;
+  return s;
+}
+
+/// MuJoCo's native `<pid>` actuator (3.12). imax and slewmax <= 0 or +inf mean absent.
+template <typename Scalar>
+struct MujocoNativePid {
+  Scalar kp = 0, ki = 0, kv = 0;
+  Scalar imax = 0;     ///< bound on the integral state z itself [length s] (StopAtLimit)
+  Scalar slewmax = 0;  ///< [length/s]; applies from the first step, ramping from 0
+  Scalar pos_min = -infinity<Scalar>(), pos_max = infinity<Scalar>();      ///< posrange
+  Scalar vel_min = -infinity<Scalar>(), vel_max = infinity<Scalar>();      ///< velrange
+  Scalar ff_min = -infinity<Scalar>(), ff_max = infinity<Scalar>();        ///< ffrange
+  Scalar force_min = -infinity<Scalar>(), force_max = infinity<Scalar>();  ///< forcerange
+  bool actearly = false;  ///< use this step's integral (backward Euler) instead of the previous
+  Scalar timestep = Scalar(0.002);
+};
+
+/// The native law: inputs clipped by their ranges; slew from s = 0; z integrates e unless |z| >=
+/// imax pushes further; force = kp (q* - q) + kv (v* - v) + ff + ki z (z before this step's update
+/// unless actearly), then forcerange. Call the full Pid::update(q*, v*, ff, q, v, out).
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> mujoco_native(Eigen::Index n, const MujocoNativePid<Scalar>& p) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(p.kp);
+  s.ki.setConstant(p.ki);
+  s.kd.setConstant(p.kv);
+  s.derivative = DerivativeSource::VelocityError;
+  s.integral_rule = p.actearly ? IntegralRule::BackwardEuler : IntegralRule::ForwardEuler;
+  if (p.ki > Scalar(0) && p.imax > Scalar(0) && !std::isinf(p.imax)) {
+    s.anti_windup = AntiWindup::StopAtLimit;
+    s.integral_max.setConstant(p.imax);
+  }
+  if (p.slewmax > Scalar(0)) s.slew_rate.setConstant(p.slewmax);
+  s.slew_start = SlewStart::FromZero;
+  s.target_min.setConstant(p.pos_min);
+  s.target_max.setConstant(p.pos_max);
+  s.target_velocity_min.setConstant(p.vel_min);
+  s.target_velocity_max.setConstant(p.vel_max);
+  s.feedforward_min.setConstant(p.ff_min);
+  s.feedforward_max.setConstant(p.ff_max);
+  detail::set_bounds(s.limits, p.force_min, p.force_max);
+  s.dt = p.timestep;
+  return s;
+}
+
+/// Newton's DrivePID: u = kp e + ki z + kd (v* - v), z+ = clip(z + e h, +-integral_max) used at
+/// once, |u| <= effort_limit.
+template <typename Scalar>
+struct NewtonDrivePid {
+  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar integral_max = infinity<Scalar>();  ///< [pos s]
+  Scalar effort_limit = infinity<Scalar>();  ///< [effort]
+  Scalar dt = Scalar(0.001);
+};
+
+/// Explicit DrivePID as a Pid (call the full update with v* and ff as needed).
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> newton_drive_pid(Eigen::Index n, const NewtonDrivePid<Scalar>& p) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(p.kp);
+  s.ki.setConstant(p.ki);
+  s.kd.setConstant(p.kd);
+  s.derivative = DerivativeSource::VelocityError;
+  s.integral_rule = IntegralRule::BackwardEuler;
+  s.anti_windup = AntiWindup::IntegralClamp;
+  s.integral_max.setConstant(p.integral_max);
+  detail::set_bounds(s.limits, -p.effort_limit, p.effort_limit);
+  s.dt = p.dt;
+  return s;
+}
+
+/// Implicit DrivePID: a StablePd for kp, kd and the limit, fed with the integral part of a Pid
+/// (kp = kd = 0, same clamp, no limit) as its feedforward: ff_stable = ki z+ (+ user ff).
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+struct NewtonImplicitDrive {
+  StablePdSettings<Scalar, N, MaxN> stable_pd;
+  PidSettings<Scalar, N, MaxN> integral;
+};
+
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+NewtonImplicitDrive<Scalar, N, MaxN> newton_drive_pid_implicit(Eigen::Index n,
+                                                               const NewtonDrivePid<Scalar>& p) {
+  NewtonImplicitDrive<Scalar, N, MaxN> drive;
+  drive.stable_pd.kp.setConstant(n, p.kp);
+  drive.stable_pd.kd.setConstant(n, p.kd);
+  drive.stable_pd.constant_effort.setZero(n);
+  drive.stable_pd.limits.resize(n);
+  detail::set_bounds(drive.stable_pd.limits, -p.effort_limit, p.effort_limit);
+  drive.stable_pd.dt = p.dt;
+  NewtonDrivePid<Scalar> integral_only = p;
+  integral_only.kp = Scalar(0);
+  integral_only.kd = Scalar(0);
+  integral_only.effort_limit = infinity<Scalar>();
+  drive.integral = newton_drive_pid<Scalar, N, MaxN>(n, integral_only);
+  return drive;
+}
+
+/// ros-controls control_toolbox Pid anti-windup strategies.
+enum class ControlToolboxStrategy : std::uint8_t { None, BackCalculation, ConditionalIntegration };
+
+template <typename Scalar>
+struct ControlToolboxPid {
+  Scalar p = 0, i = 0, d = 0;
+  Scalar i_min = -infinity<Scalar>(), i_max = infinity<Scalar>();  ///< I-term clamp (strategy None)
+  Scalar u_min = -infinity<Scalar>(), u_max = infinity<Scalar>();  ///< output saturation
+  ControlToolboxStrategy strategy = ControlToolboxStrategy::BackCalculation;
+  Scalar tracking_time = 0;  ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
+  Scalar dt = Scalar(0.001);
+};
+
+/// control_toolbox's computeCommand(error, dt): d = (e - e_prev)/h with e_prev = 0 after reset;
+/// strategy None: I += i h e then used, clamped to [i_min, i_max]; BackCalculation and
+/// ConditionalIntegration: u uses I, then I advances (forward Euler) with the correction
+/// h (u_sat - u)/Tt, or not at all when saturated and e (u - u_sat) > 0.
+/// Note: control_toolbox tests e u_unsat > 0 for the conditional freeze; claw tests the direction
+/// of the saturation excess, which is the same whenever u_min <= 0 <= u_max.
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolboxPid<Scalar>& p) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(p.p);
+  s.ki.setConstant(p.i);
+  s.kd.setConstant(p.d);
+  s.derivative = DerivativeSource::ErrorDifference;
+  s.derivative_from_zero_error = true;
+  switch (p.strategy) {
+    case ControlToolboxStrategy::None:
+      s.integral_rule = IntegralRule::BackwardEuler;
+      s.anti_windup = AntiWindup::ITermClamp;
+      s.iterm_min.setConstant(p.i_min);
+      s.iterm_max.setConstant(p.i_max);
+      break;
+    case ControlToolboxStrategy::BackCalculation:
+      s.integral_rule = IntegralRule::ForwardEuler;
+      s.anti_windup = AntiWindup::BackCalculation;
+      s.tracking_time.setConstant(p.tracking_time);
+      break;
+    case ControlToolboxStrategy::ConditionalIntegration:
+      s.integral_rule = IntegralRule::ForwardEuler;
+      s.anti_windup = AntiWindup::Conditional;
+      break;
+  }
+  detail::set_bounds(s.limits, p.u_min, p.u_max);
+  s.dt = p.dt;
+  return s;
+}
+
+/// CoppeliaSim's default joint loop (PID_P, PID_I, PID_D, velUpperLimit, maxForce, dynStepSize).
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n, Scalar kp, Scalar ki,
+                                                         Scalar kd, Scalar velocity_limit,
+                                                         Scalar max_force, Scalar dt) {
+  VelocityServoSettings<Scalar, N, MaxN> s;
+  s.kp.setConstant(n, kp);
+  s.ki.setConstant(n, ki);
+  s.kd.setConstant(n, kd);
+  s.velocity_limit.setConstant(n, velocity_limit);
+  s.max_effort.setConstant(n, max_force);
+  s.dt = dt;
+  return s;
+}
+
+/// Drake's PidController sampled at h: u = kp e + ki z + kd (v* - v) with the integral state z
+/// advanced after the output (forward Euler of the continuous state), no limits.
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, Scalar kp, Scalar ki, Scalar kd, Scalar dt) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(kp);
+  s.ki.setConstant(ki);
+  s.kd.setConstant(kd);
+  s.derivative = DerivativeSource::VelocityError;
+  s.integral_rule = IntegralRule::ForwardEuler;
+  s.dt = dt;
+  return s;
+}
+
+/// Brett Beauregard's Arduino PID (PID_v1): outputSum += ki h e (and -= kp dInput with
+/// proportional on measurement), clamped to [out_min, out_max]; output = kp e (P_ON_E) + outputSum
+/// - kd dInput / h, clamped to [out_min, out_max]; dInput = 0 on the first call.
+template <typename Scalar>
+struct ArduinoPid {
+  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar out_min = 0, out_max = 255;
+  bool proportional_on_measurement = false;
+  Scalar sample_time = Scalar(0.1);  ///< [s]
+};
+
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p) {
+  auto s = detail::sized<Scalar, N, MaxN>(n);
+  s.kp.setConstant(p.kp);
+  s.ki.setConstant(p.ki);
+  s.kd.setConstant(p.kd);
+  s.derivative = DerivativeSource::Measurement;
+  s.integral_rule = IntegralRule::BackwardEuler;
+  s.anti_windup = AntiWindup::ITermClamp;
+  s.iterm_min.setConstant(p.out_min);
+  s.iterm_max.setConstant(p.out_max);
+  s.proportional_on_measurement = p.proportional_on_measurement;
+  detail::set_bounds(s.limits, p.out_min, p.out_max);
+  s.dt = p.sample_time;
+  return s;
+}
+
+}  // namespace presets
+}  // namespace claw

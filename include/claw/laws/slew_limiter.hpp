@@ -1,0 +1,98 @@
+// claw/laws/slew_limiter.hpp: setpoint rate limiter q*~ = clip(q*, s - S h, s + S h), s <- q*~, with the
+// choice of where its state starts (the measurement by default; MuJoCo's two behaviours as switches).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "claw/core/assert.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+
+namespace claw {
+
+/// Where the limiter's state s is on the first step after a reset.
+enum class SlewStart : std::uint8_t {
+  FromMeasurement,  ///< s = q (measured): the setpoint ramps from where the joint is (default)
+  FromZero,         ///< s = 0 and the limit applies at once (MuJoCo native <pid>: a known pitfall)
+  PassFirst,        ///< the first step is not limited: s = q* (MuJoCo plugin, which skips t = 0)
+};
+
+namespace detail {
+
+/// One joint of the slew limiter; `first` is true on the first step after a reset.
+/// rate S [pos/s] may be +inf (no limit). Returns the limited setpoint and updates s.
+template <typename Scalar>
+inline Scalar slew_limit(Scalar target, Scalar measured, Scalar rate, Scalar h, bool first,
+                         SlewStart start, Scalar& s) noexcept {
+  if (first) {
+    if (start == SlewStart::PassFirst) {
+      s = target;
+      return target;
+    }
+    s = (start == SlewStart::FromMeasurement) ? measured : Scalar(0);
+  }
+  const Scalar step = rate * h;
+  const Scalar limited = clip(target, s - step, s + step);
+  s = limited;
+  return limited;
+}
+
+}  // namespace detail
+
+/// Setpoint rate limiter for N joints: each call moves the output toward the target by at most
+/// S h, so a step target becomes a ramp of slope exactly S [pos/s] until it meets the target.
+/// Allocation-free after construction; noexcept.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
+class SlewLimiter {
+ public:
+  using Scalar = Scalar_;
+  using VectorType = Vector<Scalar, N_, MaxN_>;
+
+  SlewLimiter() : SlewLimiter(N_ == Dynamic ? 0 : N_) {}
+  explicit SlewLimiter(Eigen::Index n)
+      : rate_(VectorType::Constant(n, infinity<Scalar>())), state_(VectorType::Zero(n)) {}
+
+  Eigen::Index size() const noexcept { return state_.size(); }
+
+  /// Rates S [pos/s] > 0 (+inf: no limit), first-step rule; InvalidParameter keeps the old ones.
+  template <typename DRate>
+  Status configure(const Eigen::MatrixBase<DRate>& rate, SlewStart start) noexcept {
+    if (rate.size() != size()) return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (!(rate.coeff(j) > Scalar(0))) return Status::InvalidParameter;
+    rate_ = rate;
+    start_ = start;
+    return Status::Ok;
+  }
+
+  /// Next call is a "first step" again.
+  void reset() noexcept { first_ = true; }
+
+  /// out = clip(target, s - S h, s + S h); s <- out. h [s] > 0.
+  template <typename DT, typename DQ, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
+                const Eigen::MatrixBase<DOut>& out) noexcept {
+    CLAW_ASSERT(target.size() == size() && measured.size() == size() && out.size() == size(),
+                "SlewLimiter::update: sizes must agree");
+    if (!std::isfinite(h) || !all_finite(target) || !all_finite(measured))
+      return Status::NonFiniteInput;
+    if (!(h > Scalar(0))) return Status::InvalidParameter;
+    auto& o = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    for (Eigen::Index j = 0; j < size(); ++j)
+      o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), h,
+                                         first_, start_, state_.coeffRef(j));
+    first_ = false;
+    return Status::Ok;
+  }
+
+  const VectorType& state() const noexcept { return state_; }
+
+ private:
+  VectorType rate_;
+  VectorType state_;
+  SlewStart start_ = SlewStart::FromMeasurement;
+  bool first_ = true;
+};
+
+}  // namespace claw

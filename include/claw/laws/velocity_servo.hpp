@@ -1,0 +1,125 @@
+// claw/laws/velocity_servo.hpp: CoppeliaSim's default joint position loop, which turns a position error
+// into a target velocity (ctrl / h, clipped to the velocity limit) and a maximum effort.
+#pragma once
+
+#include <cmath>
+
+#include "claw/core/assert.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/laws/pid.hpp"
+
+namespace claw {
+
+/// Settings of a VelocityServo (one entry per joint).
+template <typename Scalar, int N, int MaxN = N>
+struct VelocityServoSettings {
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
+  using VectorType = Vector<Scalar, N, MaxN>;
+  VectorType kp = VectorType::Zero(kDefaultSize);  ///< P [1]: ctrl per unit of error [pos]
+  VectorType ki = VectorType::Zero(kDefaultSize);  ///< I [1/s]
+  VectorType kd = VectorType::Zero(kDefaultSize);  ///< D [s]
+  VectorType velocity_limit = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< [pos/s]
+  VectorType max_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< [effort]
+  Scalar dt = Scalar(0.005);  ///< the physics step h [s]
+};
+
+/// CoppeliaSim's joint position loop ("motor enabled, control loop enabled"), per joint:
+///   ctrl = P e + I sum(e h) + D (e - e_prev) / h   (no D term on the first call; the sum is
+///   reset while I = 0);  target velocity = clip(ctrl / h, -vmax, vmax);  effort limit = max force.
+/// It is a Pid configured with the error-difference derivative and backward-Euler integral whose
+/// output is read as ctrl, not a second copy of the law.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
+class VelocityServo {
+ public:
+  using Scalar = Scalar_;
+  using VectorType = Vector<Scalar, N_, MaxN_>;
+  using Settings = VelocityServoSettings<Scalar, N_, MaxN_>;
+
+  VelocityServo() : VelocityServo(N_ == Dynamic ? 0 : N_) {}
+  explicit VelocityServo(Eigen::Index n)
+      : pid_(n), zero_(VectorType::Zero(n)), ctrl_(VectorType::Zero(n)) {
+    settings_.velocity_limit.setConstant(n, infinity<Scalar>());
+    settings_.max_effort.setConstant(n, infinity<Scalar>());
+    settings_.kp.setZero(n);
+    settings_.ki.setZero(n);
+    settings_.kd.setZero(n);
+  }
+
+  Eigen::Index size() const noexcept { return pid_.size(); }
+
+  /// InvalidParameter (old settings kept) for negative or non-finite gains, a velocity limit or
+  /// max effort that is negative or NaN, or dt not finite and > 0.
+  Status configure(const Settings& settings) noexcept {
+    if (settings.velocity_limit.size() != size() || settings.max_effort.size() != size())
+      return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (!(settings.velocity_limit.coeff(j) >= Scalar(0)) ||
+          !(settings.max_effort.coeff(j) >= Scalar(0)))
+        return Status::InvalidParameter;
+    typename Pid<Scalar, N_, MaxN_>::Settings pid_settings = pid_.settings();
+    pid_settings.kp = settings.kp;
+    pid_settings.ki = settings.ki;
+    pid_settings.kd = settings.kd;
+    pid_settings.derivative = DerivativeSource::ErrorDifference;
+    pid_settings.integral_rule = IntegralRule::BackwardEuler;
+    pid_settings.dt = settings.dt;
+    const Status status = pid_.configure(pid_settings);
+    if (status != Status::Ok) return status;
+    settings_ = settings;
+    clear_integral_where_ki_is_zero();
+    return Status::Ok;
+  }
+
+  void reset() noexcept { pid_.reset(); }
+
+  /// One physics step from the position error e = q* - q [pos]: writes the target velocity
+  /// [pos/s] and the effort limit [effort]. NonFiniteInput (nothing touched) on NaN/Inf.
+  template <typename DE, typename DVel, typename DEff>
+  Status update(const Eigen::MatrixBase<DE>& error, const Eigen::MatrixBase<DVel>& target_velocity,
+                const Eigen::MatrixBase<DEff>& effort_limit) noexcept {
+    CLAW_ASSERT(error.size() == size() && target_velocity.size() == size() &&
+                    effort_limit.size() == size(),
+                "VelocityServo::update: sizes must agree");
+    auto& velocity = const_cast<Eigen::MatrixBase<DVel>&>(target_velocity);
+    auto& limit = const_cast<Eigen::MatrixBase<DEff>&>(effort_limit);
+    // The PID sees q* = e and q = 0, so its error is e; its output is ctrl.
+    const Status status = pid_.update(error, zero_, zero_, ctrl_);
+    if (status != Status::Ok) return status;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      const Scalar vmax = settings_.velocity_limit.coeff(j);
+      velocity.coeffRef(j) = clip(ctrl_.coeff(j) / settings_.dt, -vmax, vmax);
+      limit.coeffRef(j) = settings_.max_effort.coeff(j);
+    }
+    return Status::Ok;
+  }
+
+  /// Real-time-safe gain change; where I becomes 0 the error sum is reset, as CoppeliaSim does.
+  template <typename DP, typename DI, typename DD>
+  Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
+                   const Eigen::MatrixBase<DD>& kd) noexcept {
+    const Status status = pid_.set_gains(kp, ki, kd);
+    if (status != Status::Ok) return status;
+    settings_.kp = kp;
+    settings_.ki = ki;
+    settings_.kd = kd;
+    clear_integral_where_ki_is_zero();
+    return Status::Ok;
+  }
+
+  const Settings& settings() const noexcept { return settings_; }
+  const Pid<Scalar, N_, MaxN_>& pid() const noexcept { return pid_; }
+
+ private:
+  void clear_integral_where_ki_is_zero() noexcept {
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (settings_.ki.coeff(j) == Scalar(0)) pid_.set_integral_term(j, Scalar(0));
+  }
+
+  Pid<Scalar, N_, MaxN_> pid_;
+  Settings settings_;
+  VectorType zero_;
+  VectorType ctrl_;  // the PID output, ctrl
+};
+
+}  // namespace claw
