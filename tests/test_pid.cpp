@@ -1,0 +1,608 @@
+// tests/test_pid.cpp: laws/pid.hpp and its devices against closed forms (steady state, slew ramp, clamps,
+// back-calculation decay, conditional freeze, low-pass step, wrap) and the anchors' published laws.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <Eigen/LU>
+
+#include "claw/laws/pid_presets.hpp"
+#include "support/alloc_counter.hpp"
+
+using claw::Status;
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using V1 = Eigen::Matrix<double, 1, 1>;
+using Pid1 = claw::Pid<double, 1>;
+
+claw::PidSettings<double, 1> gains(double kp, double ki, double kd, double dt) {
+  claw::PidSettings<double, 1> s;
+  s.kp << kp;
+  s.ki << ki;
+  s.kd << kd;
+  s.dt = dt;
+  return s;
+}
+
+// Mass m under gravity g, force u held over h, integrated exactly: returns the final position
+// error q* - q after `seconds` of control toward q* = target.
+double steady_state_error(Pid1& pid, double m, double g, double target, double h, double seconds) {
+  double q = 0.0, v = 0.0;
+  V1 u(0.0);
+  const int steps = static_cast<int>(seconds / h);
+  for (int k = 0; k < steps; ++k) {
+    REQUIRE(pid.update(V1(target), V1(q), V1(v), u) == Status::Ok);
+    const double a = (u(0) - m * g) / m;
+    q += v * h + 0.5 * a * h * h;
+    v += a * h;
+  }
+  return target - q;
+}
+}  // namespace
+
+TEST_CASE("PD on a mass under gravity settles at m g / kp; PID removes it", "[pid][closed-form]") {
+  const double m = 2.0, g = 9.81, kp = 400.0, kd = 60.0, h = 1e-3;
+  Pid1 pd;
+  REQUIRE(pd.configure(gains(kp, 0.0, kd, h)) == Status::Ok);
+  const double pd_error = steady_state_error(pd, m, g, 0.3, h, 10.0);
+  REQUIRE(std::fabs(pd_error - m * g / kp) <= 1e-9);
+  Pid1 pid;
+  REQUIRE(pid.configure(gains(kp, 800.0, kd, h)) == Status::Ok);
+  const double pid_error = steady_state_error(pid, m, g, 0.3, h, 20.0);
+  REQUIRE(std::fabs(pid_error) <= 1e-9);
+  // The integral term holds the weight.
+  REQUIRE(std::fabs(pid.integral_term()(0) - m * g) <= 1e-6);
+}
+
+TEST_CASE("slew limit turns a step into a ramp of slope exactly S", "[pid][slew][closed-form]") {
+  const double h = 1.0 / 128, rate = 2.0;  // S h = 1/64: every ramp value is exact
+  for (auto start : {claw::SlewStart::FromMeasurement, claw::SlewStart::FromZero,
+                     claw::SlewStart::PassFirst}) {
+    auto s = gains(1.0, 0.0, 0.0, h);
+    s.slew_rate << rate;
+    s.slew_start = start;
+    Pid1 pid;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    const double measured = 0.25, target = 1.0;
+    V1 u(0.0);
+    double previous = start == claw::SlewStart::FromZero ? 0.0 : measured;
+    for (int k = 0; k < 100; ++k) {
+      REQUIRE(pid.update(V1(target), V1(measured), V1(0.0), u) == Status::Ok);
+      const double limited = pid.slew_state()(0);
+      INFO("start " << int(start) << " step " << k);
+      if (k == 0 && start == claw::SlewStart::PassFirst) {
+        REQUIRE(limited == target);  // MuJoCo plugin: the first step is not limited
+        break;
+      }
+      REQUIRE(limited == std::min(previous + rate * h, target));
+      REQUIRE(u(0) == limited - measured);  // kp = 1: the law sees the limited setpoint
+      previous = limited;
+    }
+  }
+  // The standalone limiter: same ramp.
+  claw::SlewLimiter<double, 2> limiter;
+  REQUIRE(limiter.configure(Eigen::Vector2d(rate, 4 * rate), claw::SlewStart::FromMeasurement) ==
+          Status::Ok);
+  Eigen::Vector2d out;
+  REQUIRE(limiter.update(Eigen::Vector2d(1.0, -1.0), Eigen::Vector2d(0.0, 0.0), h, out) ==
+          Status::Ok);
+  REQUIRE(out(0) == rate * h);
+  REQUIRE(out(1) == -4 * rate * h);
+  REQUIRE(limiter.configure(Eigen::Vector2d(0.0, 1.0), claw::SlewStart::FromZero) ==
+          Status::InvalidParameter);
+}
+
+TEST_CASE("integral clamp and I-term clamp hold the integral exactly at their limits",
+          "[pid][anti-windup][closed-form]") {
+  const double h = 0.01, ki = 3.0;
+  auto clamp = gains(0.0, ki, 0.0, h);
+  clamp.anti_windup = claw::AntiWindup::IntegralClamp;
+  clamp.integral_max << 0.05;
+  auto iterm = gains(0.0, ki, 0.0, h);
+  iterm.anti_windup = claw::AntiWindup::ITermClamp;
+  iterm.iterm_min << -0.1;
+  iterm.iterm_max << 0.2;
+  Pid1 a, b;
+  REQUIRE(a.configure(clamp) == Status::Ok);
+  REQUIRE(b.configure(iterm) == Status::Ok);
+  V1 u(0.0);
+  for (int k = 0; k < 200; ++k) {
+    const double target = k < 100 ? 1.0 : -1.0;
+    REQUIRE(a.update(V1(target), V1(0.0), V1(0.0), u) == Status::Ok);
+    REQUIRE(std::fabs(a.integral_term()(0)) <= ki * 0.05);
+    REQUIRE(u(0) == a.integral_term()(0));
+    REQUIRE(b.update(V1(target), V1(0.0), V1(0.0), u) == Status::Ok);
+    REQUIRE(b.integral_term()(0) <= 0.2);
+    REQUIRE(b.integral_term()(0) >= -0.1);
+  }
+  // Both ended pinned at their lower limit after 100 steps of -1 error.
+  REQUIRE(a.integral_term()(0) == -ki * 0.05);
+  REQUIRE(b.integral_term()(0) == -0.1);
+}
+
+TEST_CASE("back-calculation: in saturation the integral decays with time constant Tt",
+          "[pid][anti-windup][closed-form]") {
+  const double h = 0.01, ki = 2.0, limit = 1.0, tt = 0.25, e = 0.5;
+  for (auto rule : {claw::IntegralRule::ForwardEuler, claw::IntegralRule::BackwardEuler}) {
+    auto s = gains(0.0, ki, 0.0, h);
+    s.anti_windup = claw::AntiWindup::BackCalculation;
+    s.tracking_time << tt;
+    s.integral_rule = rule;
+    s.limits.kind = claw::EffortLimitKind::Bounds;
+    s.limits.lower << -limit;
+    s.limits.upper << limit;
+    Pid1 pid;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    const double i0 = 5.0;
+    REQUIRE(pid.set_integral_term(V1(i0)) == Status::Ok);
+    // Forward: I+ = I + h (ki e + (L - I)/Tt) -> fixed point I* = L + Tt ki e, ratio 1 - h/Tt.
+    // Backward: u uses I + h ki e, so I* = L + Tt ki e - h ki e, same ratio.
+    const double fixed_point = limit + tt * ki * e - (rule == claw::IntegralRule::BackwardEuler ? h * ki * e : 0.0);
+    V1 u(0.0);
+    for (int k = 1; k <= 300; ++k) {
+      REQUIRE(pid.update(V1(e), V1(0.0), V1(0.0), u) == Status::Ok);
+      REQUIRE(u(0) == limit);
+      const double expected = fixed_point + (i0 - fixed_point) * std::pow(1.0 - h / tt, k);
+      INFO("rule " << int(rule) << " step " << k);
+      REQUIRE(std::fabs(pid.integral_term()(0) - expected) <= 1e-12 * std::fabs(expected));
+    }
+  }
+  // The default tracking time follows control_toolbox's rule.
+  REQUIRE(claw::default_tracking_time(4.0, 2.0, 0.5) == std::sqrt(0.25));
+  REQUIRE(claw::default_tracking_time(4.0, 2.0, 0.0) == 2.0);
+}
+
+TEST_CASE("conditional integration freezes exactly when saturated and pushing outward",
+          "[pid][anti-windup][closed-form]") {
+  const double h = 0.01, ki = 10.0, kp = 100.0;
+  for (auto rule : {claw::IntegralRule::ForwardEuler, claw::IntegralRule::BackwardEuler}) {
+    auto s = gains(kp, ki, 0.0, h);
+    s.anti_windup = claw::AntiWindup::Conditional;
+    s.integral_rule = rule;
+    s.limits.kind = claw::EffortLimitKind::Bounds;
+    s.limits.lower << -5.0;
+    s.limits.upper << 5.0;
+    Pid1 pid;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    V1 u(0.0);
+    double integral = 0.0;
+    // e = 1: kp e = 100 saturates high and e pushes further: frozen.
+    for (int k = 0; k < 10; ++k) {
+      REQUIRE(pid.update(V1(1.0), V1(0.0), V1(0.0), u) == Status::Ok);
+      REQUIRE(u(0) == 5.0);
+      REQUIRE(pid.integral_term()(0) == integral);
+    }
+    // e = -1 while still high? kp e = -100 saturates low, pushes further low: frozen too.
+    REQUIRE(pid.update(V1(-1.0), V1(0.0), V1(0.0), u) == Status::Ok);
+    REQUIRE(u(0) == -5.0);
+    REQUIRE(pid.integral_term()(0) == integral);
+    // Small error, unsaturated: integrates.
+    REQUIRE(pid.update(V1(0.01), V1(0.0), V1(0.0), u) == Status::Ok);
+    integral += ki * (0.01 * h);
+    REQUIRE(pid.integral_term()(0) == integral);
+    REQUIRE(std::fabs(u(0)) < 5.0);
+  }
+}
+
+TEST_CASE("StopAtLimit integrates only errors that shrink |z| once |z| >= integral_max",
+          "[pid][anti-windup]") {
+  const double h = 0.1, ki = 1.0;
+  auto s = gains(0.0, ki, 0.0, h);
+  s.anti_windup = claw::AntiWindup::StopAtLimit;
+  s.integral_max << 0.25;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  // z: 0 -> 0.1 -> 0.2 -> 0.3 (overshoots by |e| h) -> stays 0.3 -> 0.25 with e = -0.5.
+  const double errors[] = {1.0, 1.0, 1.0, 1.0, 2.0, -0.5};
+  const double expected[] = {0.1, 0.2, 0.30000000000000004, 0.30000000000000004,
+                             0.30000000000000004, 0.25000000000000006};
+  for (int k = 0; k < 6; ++k) {
+    REQUIRE(pid.update(V1(errors[k]), V1(0.0), V1(0.0), u) == Status::Ok);
+    REQUIRE(std::fabs(pid.error_integral(0) - expected[k]) <= 1e-15);
+  }
+}
+
+TEST_CASE("low-pass derivative: step response is the discrete first-order formula",
+          "[pid][derivative][closed-form]") {
+  const double h = 0.002, n_filter = 50.0, kd = 3.0;
+  auto s = gains(0.0, 0.0, kd, h);
+  s.derivative_filter << n_filter;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  const double a = 1.0 / (1.0 + h * n_filter);
+  for (int k = 1; k <= 200; ++k) {
+    // v* = 0, v = -1: a unit step of the velocity error d = 1.
+    REQUIRE(pid.update(V1(0.0), V1(0.0), V1(-1.0), u) == Status::Ok);
+    const double expected = kd * (1.0 - std::pow(a, k));
+    REQUIRE(std::fabs(u(0) - expected) <= 1e-12 * kd);
+  }
+}
+
+TEST_CASE("derivative sources: error difference skips the first step, measurement has no kick",
+          "[pid][derivative]") {
+  const double h = 0.01;
+  auto diff = gains(0.0, 0.0, 1.0, h);
+  diff.derivative = claw::DerivativeSource::ErrorDifference;
+  auto meas = diff;
+  meas.derivative = claw::DerivativeSource::Measurement;
+  auto kick = diff;
+  kick.derivative_from_zero_error = true;
+  Pid1 a, b, c;
+  REQUIRE(a.configure(diff) == Status::Ok);
+  REQUIRE(b.configure(meas) == Status::Ok);
+  REQUIRE(c.configure(kick) == Status::Ok);
+  V1 ua, ub, uc;
+  REQUIRE(a.update(V1(1.0), V1(0.0), V1(0.0), ua) == Status::Ok);
+  REQUIRE(b.update(V1(1.0), V1(0.0), V1(0.0), ub) == Status::Ok);
+  REQUIRE(c.update(V1(1.0), V1(0.0), V1(0.0), uc) == Status::Ok);
+  REQUIRE(ua(0) == 0.0);
+  REQUIRE(ub(0) == 0.0);
+  REQUIRE(uc(0) == 1.0 / h);  // control_toolbox after reset: e_prev = 0
+  // Setpoint jump 1 -> 2 with the joint moving 0 -> 0.1.
+  REQUIRE(a.update(V1(2.0), V1(0.1), V1(0.0), ua) == Status::Ok);
+  REQUIRE(b.update(V1(2.0), V1(0.1), V1(0.0), ub) == Status::Ok);
+  REQUIRE(std::fabs(ua(0) - (1.9 - 1.0) / h) <= 1e-12);
+  REQUIRE(std::fabs(ub(0) - (-(0.1 - 0.0) / h)) <= 1e-12);  // no kick from the setpoint jump
+}
+
+TEST_CASE("continuous joints: the error is the shortest angle", "[pid][closed-form]") {
+  auto s = gains(1.0, 0.0, 0.0, 0.01);
+  s.wrap_period << 2 * M_PI;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  REQUIRE(pid.update(V1(M_PI - 0.1), V1(-M_PI + 0.1), V1(0.0), u) == Status::Ok);
+  REQUIRE(std::fabs(u(0) - (-0.2)) <= 1e-12);  // not 2 pi - 0.2
+  REQUIRE(pid.update(V1(0.3 + 4 * M_PI), V1(0.1), V1(0.0), u) == Status::Ok);
+  REQUIRE(std::fabs(u(0) - 0.2) <= 1e-12);
+}
+
+TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[pid][limits]") {
+  claw::EffortLimits<double, 1> limits;
+  limits.kind = claw::EffortLimitKind::DcMotor;
+  const double tsat = 10.0, tmax = 6.0, vlim = 20.0;
+  limits.stall_effort << tsat;
+  limits.peak_effort << tmax;
+  limits.no_load_speed << vlim;
+  REQUIRE(claw::validate_effort_limits(limits, 1) == Status::Ok);
+  for (double v = -60.0; v <= 60.0; v += 0.37) {
+    const double edge = vlim * (1 + tmax / tsat);
+    const double vh = std::min(std::max(v, -edge), edge);
+    const double upper = std::min(tsat * (1 - vh / vlim), tmax);
+    const double lower = std::max(tsat * (-1 - vh / vlim), -tmax);
+    V1 high(1e6), low(-1e6), inside(0.0);
+    claw::clamp_effort(limits, high, V1(v));
+    claw::clamp_effort(limits, low, V1(v));
+    INFO("v " << v);
+    // clip(u, lower, upper): beyond the speed edge lower may exceed upper by an ulp; upper wins.
+    REQUIRE(high(0) == upper);
+    REQUIRE(low(0) == std::min(lower, upper));
+    if (lower <= 0.0 && 0.0 <= upper) {
+      claw::clamp_effort(limits, inside, V1(v));
+      REQUIRE(inside(0) == 0.0);
+    }
+  }
+  limits.stall_effort << -1.0;
+  REQUIRE(claw::validate_effort_limits(limits, 1) == Status::InvalidParameter);
+}
+
+TEST_CASE("stable PD equals the implicit-Euler closed form and stays bounded where explicit PD "
+          "diverges", "[pid][stable_pd][closed-form]") {
+  const double h = 0.01, m = 1.0;
+  for (double kp_h2_over_m : {0.5, 100.0}) {
+    const double kp = kp_h2_over_m * m / (h * h), kd = 0.0;
+    claw::StablePd<double, 1> stable;
+    claw::StablePd<double, 1>::Settings settings;
+    settings.kp << kp;
+    settings.kd << kd;
+    settings.dt = h;
+    REQUIRE(stable.configure(settings) == Status::Ok);
+    // Implicit Euler of q'' = kp (0 - q) - kd v: [q; v]+ = M [q; v] with
+    // v+ = (v - h kp q) / (1 + h kd + h^2 kp), q+ = q + h v+.
+    double q = 1.0, v = 0.0, q_ref = 1.0, v_ref = 0.0;
+    V1 tau(0.0);
+    for (int k = 0; k < 500; ++k) {
+      REQUIRE(stable.update(V1(0.0), V1(0.0), V1(0.0), V1(q), V1(v), V1(1.0 / m), tau) ==
+              Status::Ok);
+      v += h * tau(0) / m;
+      q += h * v;
+      v_ref = (v_ref - h * kp * q_ref) / (1.0 + h * kd + h * h * kp);
+      q_ref = q_ref + h * v_ref;
+      REQUIRE(std::fabs(q - q_ref) <= 1e-12 * std::max(1.0, std::fabs(q_ref)));
+      REQUIRE(std::fabs(q) <= 1.0 + 1e-12);
+    }
+    // Explicit PD with the same gain on the same plant.
+    Pid1 explicit_pd;
+    REQUIRE(explicit_pd.configure(gains(kp, 0.0, kd, h)) == Status::Ok);
+    double qe = 1.0, ve = 0.0;
+    V1 u(0.0);
+    for (int k = 0; k < 500 && std::fabs(qe) <= 1e10; ++k) {
+      REQUIRE(explicit_pd.update(V1(0.0), V1(qe), V1(ve), u) == Status::Ok);
+      ve += h * u(0) / m;
+      qe += h * ve;
+    }
+    if (kp_h2_over_m > 4.0) REQUIRE(std::fabs(qe) > 1e10);  // semi-implicit Euler needs kp h^2 < 4
+    else REQUIRE(std::fabs(qe) <= 1.0 + 1e-12);
+  }
+}
+
+TEST_CASE("stable PD with a full inverse-mass block solves the coupled system", "[pid][stable_pd]") {
+  const double h = 0.002;
+  claw::StablePd<double, 3> stable;
+  claw::StablePd<double, 3>::Settings settings;
+  settings.kp << 300.0, 200.0, 100.0;
+  settings.kd << 20.0, 10.0, 5.0;
+  settings.constant_effort << 0.5, -0.25, 0.0;
+  settings.dt = h;
+  REQUIRE(stable.configure(settings) == Status::Ok);
+  Eigen::Matrix3d mass;
+  mass << 2.0, 0.3, 0.1, 0.3, 1.5, 0.2, 0.1, 0.2, 0.8;
+  const Eigen::Matrix3d inverse_mass = mass.inverse();
+  const Eigen::Vector3d target(0.3, -0.2, 0.1), target_v(0.1, 0.0, -0.1), ff(1.0, 0.0, -1.0);
+  const Eigen::Vector3d q(0.0, 0.1, 0.2), v(0.5, -0.5, 0.25);
+  Eigen::Vector3d tau;
+  REQUIRE(stable.update_full(target, target_v, ff, q, v, inverse_mass, tau) == Status::Ok);
+  // tau is the PD effort at the semi-implicit next state: v+ = v + h A tau, q+ = q + h v.
+  const Eigen::Vector3d v_next = v + h * inverse_mass * tau;
+  const Eigen::Vector3d kp = settings.kp, kd = settings.kd;
+  const Eigen::Vector3d expected =
+      settings.constant_effort + ff +
+      (kp.array() * (target - q - h * v_next).array() + kd.array() * (target_v - v_next).array())
+          .matrix();
+  REQUIRE((tau - expected).cwiseAbs().maxCoeff() <= 1e-10);
+  // Diagonal inverse mass: per joint, the explicit law divided by 1 + h (h kp + kd) a.
+  const Eigen::Vector3d a(0.5, 2.0, 1.0);
+  REQUIRE(stable.update(target, target_v, ff, q, v, a, tau) == Status::Ok);
+  for (int j = 0; j < 3; ++j) {
+    const double rhs = settings.constant_effort(j) + ff(j) + kp(j) * (target(j) - q(j) - h * v(j)) +
+                       kd(j) * (target_v(j) - v(j));
+    REQUIRE(std::fabs(tau(j) - rhs / (1 + h * (h * kp(j) + kd(j)) * a(j))) <= 1e-12);
+  }
+}
+
+TEST_CASE("Newton DrivePID presets follow the published law", "[pid][presets]") {
+  claw::presets::NewtonDrivePid<double> p;
+  p.kp = 2.0;
+  p.ki = 3.0;
+  p.kd = 0.5;
+  p.integral_max = 0.05;
+  p.effort_limit = 1.5;
+  p.dt = 0.1;
+  Pid1 pid;
+  REQUIRE(pid.configure(claw::presets::newton_drive_pid<double, 1>(1, p)) == Status::Ok);
+  const double targets[] = {0.5, 0.5, 0.2, -0.3, 0.0};
+  const double qs[] = {0.0, 0.1, 0.15, 0.1, -0.05};
+  const double vs[] = {0.0, 0.4, 0.2, -0.1, -0.3};
+  const double vts[] = {0.0, 0.1, 0.0, -0.2, 0.0};
+  double z = 0.0;
+  for (int k = 0; k < 5; ++k) {
+    V1 u(0.0);
+    REQUIRE(pid.update(V1(targets[k]), V1(vts[k]), V1(0.0), V1(qs[k]), V1(vs[k]), u) == Status::Ok);
+    const double e = targets[k] - qs[k];
+    z = std::min(std::max(z + e * p.dt, -p.integral_max), p.integral_max);
+    const double expected = std::min(std::max(p.kp * e + p.ki * z + p.kd * (vts[k] - vs[k]), -1.5), 1.5);
+    INFO("step " << k);
+    REQUIRE(std::fabs(u(0) - expected) <= 1e-12);
+  }
+  // Implicit: StablePd on kp, kd plus the clamped integral as feedforward.
+  const auto drive = claw::presets::newton_drive_pid_implicit<double, 1>(1, p);
+  claw::StablePd<double, 1> stable;
+  Pid1 integral;
+  REQUIRE(stable.configure(drive.stable_pd) == Status::Ok);
+  REQUIRE(integral.configure(drive.integral) == Status::Ok);
+  z = 0.0;
+  for (int k = 0; k < 5; ++k) {
+    V1 i_term(0.0), tau(0.0);
+    REQUIRE(integral.update(V1(targets[k]), V1(qs[k]), V1(vs[k]), i_term) == Status::Ok);
+    REQUIRE(stable.update(V1(targets[k]), V1(vts[k]), i_term, V1(qs[k]), V1(vs[k]), V1(1.0), tau) ==
+            Status::Ok);
+    const double e = targets[k] - qs[k];
+    z = std::min(std::max(z + e * p.dt, -p.integral_max), p.integral_max);
+    const double rhs = p.ki * z + p.kp * (e - p.dt * vs[k]) + p.kd * (vts[k] - vs[k]);
+    const double expected =
+        std::min(std::max(rhs / (1 + p.dt * (p.dt * p.kp + p.kd)), -1.5), 1.5);
+    REQUIRE(std::fabs(tau(0) - expected) <= 1e-12);
+  }
+}
+
+TEST_CASE("Drake, control_toolbox and Arduino presets follow their published laws",
+          "[pid][presets]") {
+  const double errors[] = {1.0, 0.8, 0.5, -0.2, -0.4, 0.1, 0.0, 0.3};
+  const double measured[] = {0.0, 0.2, 0.45, 0.7, 0.75, 0.6, 0.55, 0.5};
+  SECTION("Drake PidController: u uses the integral state before its update") {
+    Pid1 pid;
+    REQUIRE(pid.configure(claw::presets::drake<double, 1>(1, 4.0, 2.0, 0.5, 0.05)) == Status::Ok);
+    double z = 0.0;
+    for (int k = 0; k < 8; ++k) {
+      V1 u(0.0);
+      const double v = 0.3 * k;
+      REQUIRE(pid.update(V1(errors[k] + measured[k]), V1(0.1), V1(0.0), V1(measured[k]), V1(v),
+                         u) == Status::Ok);
+      REQUIRE(std::fabs(u(0) - (4.0 * errors[k] + 2.0 * z + 0.5 * (0.1 - v))) <= 1e-12);
+      z += errors[k] * 0.05;
+    }
+  }
+  SECTION("control_toolbox back-calculation and conditional integration") {
+    for (auto strategy : {claw::presets::ControlToolboxStrategy::BackCalculation,
+                          claw::presets::ControlToolboxStrategy::ConditionalIntegration,
+                          claw::presets::ControlToolboxStrategy::None}) {
+      claw::presets::ControlToolboxPid<double> p;
+      p.p = 3.0;
+      p.i = 5.0;
+      p.d = 0.02;
+      p.u_min = -2.5;
+      p.u_max = 2.5;
+      p.i_min = -0.4;
+      p.i_max = 0.4;
+      p.strategy = strategy;
+      p.dt = 0.1;
+      Pid1 pid;
+      REQUIRE(pid.configure(claw::presets::control_toolbox<double, 1>(1, p)) == Status::Ok);
+      double i_term = 0.0, e_last = 0.0;
+      const double tt = std::sqrt(p.d / p.i);
+      for (int k = 0; k < 8; ++k) {
+        V1 u(0.0);
+        REQUIRE(pid.update(V1(errors[k]), V1(0.0), V1(0.0), u) == Status::Ok);
+        const double e = errors[k];
+        const double d_term = p.d * (e - e_last) / p.dt;
+        e_last = e;
+        double cmd;
+        if (strategy == claw::presets::ControlToolboxStrategy::None) {
+          i_term = std::min(std::max(i_term + p.i * p.dt * e, p.i_min), p.i_max);
+          cmd = std::min(std::max(p.p * e + i_term + d_term, p.u_min), p.u_max);
+        } else {
+          const double unsat = p.p * e + i_term + d_term;
+          cmd = std::min(std::max(unsat, p.u_min), p.u_max);
+          if (strategy == claw::presets::ControlToolboxStrategy::BackCalculation)
+            i_term += p.dt * (p.i * e + (cmd - unsat) / tt);
+          else if (!(cmd != unsat && e * unsat > 0))
+            i_term += p.dt * p.i * e;
+        }
+        INFO("strategy " << int(strategy) << " step " << k);
+        REQUIRE(std::fabs(u(0) - cmd) <= 1e-12);
+        REQUIRE(std::fabs(pid.integral_term()(0) - i_term) <= 1e-12);
+      }
+    }
+  }
+  SECTION("Arduino PID_v1, proportional on error and on measurement") {
+    for (bool pom : {false, true}) {
+      claw::presets::ArduinoPid<double> p;
+      p.kp = 2.0;
+      p.ki = 1.5;
+      p.kd = 0.05;
+      p.out_min = -1.0;
+      p.out_max = 2.0;
+      p.proportional_on_measurement = pom;
+      p.sample_time = 0.1;
+      Pid1 pid;
+      REQUIRE(pid.configure(claw::presets::arduino<double, 1>(1, p)) == Status::Ok);
+      double output_sum = 0.0, last_input = measured[0];
+      for (int k = 0; k < 8; ++k) {
+        V1 u(0.0);
+        const double setpoint = errors[k] + measured[k];
+        REQUIRE(pid.update(V1(setpoint), V1(measured[k]), V1(0.0), u) == Status::Ok);
+        const double input = measured[k], error = setpoint - input;
+        const double d_input = input - last_input;
+        output_sum += p.ki * p.sample_time * error;
+        if (pom) output_sum -= p.kp * d_input;
+        output_sum = std::min(std::max(output_sum, p.out_min), p.out_max);
+        double output = (pom ? 0.0 : p.kp * error) + output_sum - p.kd / p.sample_time * d_input;
+        output = std::min(std::max(output, p.out_min), p.out_max);
+        last_input = input;
+        INFO("pom " << pom << " step " << k);
+        REQUIRE(std::fabs(u(0) - output) <= 1e-12);
+      }
+    }
+  }
+}
+
+TEST_CASE("Pid refuses bad input, holds its output, and refuses invalid gains", "[pid][bad-input]") {
+  auto s = gains(10.0, 5.0, 1.0, 0.01);
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  REQUIRE(pid.update(V1(1.0), V1(0.0), V1(0.0), u) == Status::Ok);
+  const V1 held = u;
+  const V1 integral = pid.integral_term();
+  for (double bad : {std::nan(""), kInf, -kInf}) {
+    REQUIRE(pid.update(V1(bad), V1(0.0), V1(0.0), u) == Status::NonFiniteInput);
+    REQUIRE(pid.update(V1(1.0), V1(bad), V1(0.0), u) == Status::NonFiniteInput);
+    REQUIRE(pid.update(V1(1.0), V1(0.0), V1(bad), u) == Status::NonFiniteInput);
+    REQUIRE(pid.update(V1(1.0), V1(bad), V1(0.0), V1(0.0), V1(0.0), u) == Status::NonFiniteInput);
+    REQUIRE(pid.update(V1(1.0), V1(0.0), V1(bad), V1(0.0), V1(0.0), u) == Status::NonFiniteInput);
+    REQUIRE(u == held);
+    REQUIRE(pid.integral_term() == integral);
+  }
+  REQUIRE(pid.set_gains(V1(-1.0), V1(0.0), V1(0.0)) == Status::InvalidParameter);
+  REQUIRE(pid.set_gains(V1(1.0), V1(std::nan("")), V1(0.0)) == Status::InvalidParameter);
+  auto bad = s;
+  bad.dt = 0.0;
+  REQUIRE(pid.configure(bad) == Status::InvalidParameter);
+  bad = s;
+  bad.iterm_min << 1.0;
+  bad.iterm_max << -1.0;
+  REQUIRE(pid.configure(bad) == Status::InvalidParameter);
+  bad = s;
+  bad.slew_rate << 0.0;
+  REQUIRE(pid.configure(bad) == Status::InvalidParameter);
+  bad = s;
+  bad.limits.kind = claw::EffortLimitKind::Bounds;
+  bad.limits.lower << 1.0;
+  bad.limits.upper << 0.0;
+  REQUIRE(pid.configure(bad) == Status::InvalidParameter);
+  REQUIRE(pid.settings().kp(0) == 10.0);
+  REQUIRE(pid.settings().ki(0) == 5.0);
+  REQUIRE(pid.settings().dt == 0.01);
+  // Huge finite inputs that overflow: status, output and state held.
+  REQUIRE(pid.update(V1(1e308), V1(-1e308), V1(0.0), u) == Status::NumericalOverflow);
+  REQUIRE(u == held);
+}
+
+TEST_CASE("set_gains is bumpless and reset(measurement, output) starts without a jump",
+          "[pid][bumpless]") {
+  auto s = gains(10.0, 5.0, 0.0, 0.01);
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  for (int k = 0; k < 50; ++k) REQUIRE(pid.update(V1(0.2), V1(0.1), V1(0.0), u) == Status::Ok);
+  const double integral = pid.integral_term()(0);
+  REQUIRE(pid.set_gains(V1(10.0), V1(50.0), V1(0.0)) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == integral);  // I in effort units: unchanged by the new ki
+  REQUIRE(pid.update(V1(0.1), V1(0.1), V1(0.0), u) == Status::Ok);  // zero error
+  REQUIRE(u(0) == integral);  // the output continues from the I term (ki e h = 0)
+  REQUIRE(pid.reset(V1(0.4), V1(3.0)) == Status::Ok);
+  REQUIRE(pid.update(V1(0.4), V1(0.4), V1(0.0), u) == Status::Ok);
+  REQUIRE(u(0) == 3.0);
+}
+
+TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]", float, double) {
+  using S = TestType;
+  using Vec7 = claw::Vector<S, 7>;
+  using VecX = claw::Vector<S, claw::Dynamic>;
+  claw::Pid<S, 7> fixed;
+  auto fixed_settings = fixed.settings();
+  fixed_settings.kp.setConstant(S(10));
+  fixed_settings.ki.setConstant(S(2));
+  fixed_settings.kd.setConstant(S(1));
+  fixed_settings.anti_windup = claw::AntiWindup::BackCalculation;
+  fixed_settings.slew_rate.setConstant(S(3));
+  fixed_settings.derivative_filter.setConstant(S(100));
+  fixed_settings.limits.kind = claw::EffortLimitKind::DcMotor;
+  fixed_settings.limits.stall_effort.setConstant(S(5));
+  fixed_settings.limits.peak_effort.setConstant(S(3));
+  fixed_settings.limits.no_load_speed.setConstant(S(10));
+  REQUIRE(fixed.configure(fixed_settings) == Status::Ok);
+  claw::Pid<S, claw::Dynamic> dynamic(50);
+  auto dynamic_settings = dynamic.settings();
+  dynamic_settings.kp.setConstant(S(10));
+  dynamic_settings.ki.setConstant(S(2));
+  dynamic_settings.wrap_period.setConstant(S(6.25));
+  REQUIRE(dynamic.configure(dynamic_settings) == Status::Ok);
+  claw::StablePd<S, 7> stable;
+  claw::StablePd<S, claw::Dynamic> stable_dynamic(7);
+  claw::VelocityServo<S, claw::Dynamic> servo(50);
+  const Vec7 q7 = Vec7::Constant(S(0.2));
+  Vec7 out7;
+  const Eigen::Matrix<S, 7, 7> a7 = Eigen::Matrix<S, 7, 7>::Identity();
+  const Eigen::Matrix<S, claw::Dynamic, claw::Dynamic> ax = a7;
+  VecX q50 = VecX::Constant(50, S(0.2)), out50(50), other50(50), out7x(7);
+  const VecX q7x = VecX::Constant(7, S(0.2));
+  Status statuses[8] = {};
+  const std::size_t allocations = claw_test::allocations_during([&] {
+    statuses[0] = fixed.update(q7, q7 * S(2), q7, out7);
+    statuses[1] = fixed.update(q7, q7, q7, q7, q7, out7);
+    statuses[2] = dynamic.update(q50, q50 * S(3), q50, out50);
+    statuses[3] = fixed.set_gains(fixed_settings.kp, fixed_settings.ki, fixed_settings.kd);
+    statuses[4] = stable.update_full(q7, q7, q7, q7, q7, a7, out7);
+    statuses[5] = stable_dynamic.update_full(q7x, q7x, q7x, q7x, q7x, ax, out7x);
+    statuses[6] = servo.update(q50, out50, other50);
+    statuses[7] = dynamic.reset(q50, q50);
+  });
+  for (Status st : statuses) REQUIRE(st == Status::Ok);
+  REQUIRE(allocations == 0);
+}
