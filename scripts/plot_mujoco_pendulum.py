@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+# scripts/plot_mujoco_pendulum.py: plots the CSV of examples/02_mujoco_pendulum to a PNG: the three
+# joint angles against the target and the predicted PD sag, with a zoom on the target, and the torques.
+#
+# Usage: /usr/bin/python3 scripts/plot_mujoco_pendulum.py INPUT.csv OUTPUT.png
+# Needs only Debian's python3 and python3-matplotlib (the Agg backend: no display required).
+
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+COLUMNS = ("t", "q_pd", "q_pd_ff", "q_pid", "tau_pd", "tau_pd_ff", "tau_pid", "target")
+
+# The example's parameters (examples/02_mujoco_pendulum.cpp; the CSV does not carry them).
+MASS = 1.0          # m [kg]
+LENGTH = 0.5        # l [m]
+GRAVITY = 9.81      # g [m/s^2]
+KP = 100.0          # [N m/rad]
+EFFORT_LIMIT = 1.5 * MASS * GRAVITY * LENGTH  # [N m]
+
+SERIES = (  # column suffix, label, colour
+    ("pd", "(a) PD", "tab:red"),
+    ("pd_ff", "(b) PD + gravity feedforward (qfrc_bias)", "tab:blue"),
+    ("pid", "(c) PID, back-calculation anti-windup", "tab:green"),
+)
+
+
+def read_columns(path):
+    """Returns a dict column name -> list of floats from the example's CSV."""
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [name for name in COLUMNS if name not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: missing column(s) {', '.join(missing)}")
+        data = {name: [] for name in COLUMNS}
+        for row in reader:
+            for name in COLUMNS:
+                data[name].append(float(row[name]))
+    if not data["t"]:
+        raise ValueError(f"{path}: no data rows")
+    return data
+
+
+def plot(data, png_path):
+    t = data["t"]
+    target = data["target"][-1]
+    holding_torque = MASS * GRAVITY * LENGTH
+    sag = holding_torque / KP
+    predicted_pd = target - sag
+
+    fig, (ax_q, ax_tau) = plt.subplots(
+        2, 1, sharex=True, figsize=(9, 8.5), gridspec_kw={"height_ratios": [3, 2]})
+    fig.suptitle("MuJoCo pendulum held horizontal by claw controllers\n"
+                 f"m = {MASS:g} kg, l = {LENGTH:g} m, kp = {KP:g} N m/rad, effort limit "
+                 f"{EFFORT_LIMIT:.3g} N m = 1.5 m g l, control period 1 ms")
+
+    def reference_lines(ax):
+        ax.plot(t, data["target"], color="black", linestyle="--", linewidth=1.0, zorder=4,
+                label="target q* = pi/2 (horizontal)")
+        ax.axhline(predicted_pd, color="tab:red", linestyle=":", linewidth=1.4,
+                   label=f"predicted PD sag: q* - m g l / kp = q* - {sag:.4f} rad")
+
+    reference_lines(ax_q)
+    for suffix, label, colour in SERIES:
+        ax_q.plot(t, data["q_" + suffix], color=colour, linewidth=1.3, label=label)
+    ax_q.set_ylabel("joint angle q [rad]")
+    ax_q.legend(loc="lower right", fontsize=8.5)
+    ax_q.grid(True, alpha=0.3)
+
+    # Zoom on the target: the sag is a few percent of the swing.
+    zoom = ax_q.inset_axes([0.40, 0.36, 0.57, 0.34])
+    zoom.plot(t, data["target"], color="black", linestyle="--", linewidth=1.0, zorder=4)
+    zoom.axhline(predicted_pd, color="tab:red", linestyle=":", linewidth=1.4)
+    for suffix, _, colour in SERIES:
+        zoom.plot(t, data["q_" + suffix], color=colour, linewidth=1.2)
+    zoom.set_xlim(0.3, t[-1])
+    zoom.set_ylim(target - 2.0 * sag, target + 2.0 * sag)
+    zoom.set_title("zoom around q*", fontsize=8.5)
+    zoom.tick_params(labelsize=7.5)
+    zoom.grid(True, alpha=0.3)
+
+    ax_tau.axhline(holding_torque, color="grey", linestyle="--", linewidth=0.9,
+                   label=f"m g l = {holding_torque:.3f} N m (holding torque at q*)")
+    ax_tau.axhline(EFFORT_LIMIT, color="black", linestyle=":", linewidth=0.9,
+                   label="effort limit +-1.5 m g l")
+    ax_tau.axhline(-EFFORT_LIMIT, color="black", linestyle=":", linewidth=0.9)
+    for suffix, label, colour in SERIES:
+        ax_tau.step(t, data["tau_" + suffix], where="post", color=colour, linewidth=1.1,
+                    label=label.split(",")[0])
+    ax_tau.set_xlabel("time t [s]")
+    ax_tau.set_ylabel("joint torque [N m]")
+    ax_tau.set_ylim(-1.25 * EFFORT_LIMIT, 1.25 * EFFORT_LIMIT)
+    ax_tau.legend(loc="lower right", fontsize=8.5, ncol=2)
+    ax_tau.grid(True, alpha=0.3)
+
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(f"usage: {argv[0]} INPUT.csv OUTPUT.png", file=sys.stderr)
+        return 2
+    try:
+        data = read_columns(argv[1])
+    except (OSError, ValueError) as error:
+        print(f"plot_mujoco_pendulum: {error}", file=sys.stderr)
+        return 1
+    plot(data, argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
