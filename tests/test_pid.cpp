@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include <Eigen/LU>
@@ -605,4 +606,67 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   });
   for (Status st : statuses) REQUIRE(st == Status::Ok);
   REQUIRE(allocations == 0);
+}
+
+TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[pid][fast]") {
+  // The simple (raw-array, vectorisable) path runs for contiguous inputs and plain settings; a
+  // slew rate of 1e300 never binds but sends the same law down the general path, and so does a
+  // strided input. All three must agree bit for bit.
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const Eigen::Index n = 37;
+  for (int trial = 0; trial < 48; ++trial) {
+    claw::PidSettings<double, claw::Dynamic> s;
+    s.resize(n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      s.kp(j) = 50 * (u(rng) + 1);
+      s.ki(j) = trial % 3 == 0 ? 0.0 : 20 * (u(rng) + 1);
+      s.kd(j) = 2 * (u(rng) + 1);
+      s.constant_effort(j) = u(rng);
+      s.integral_max(j) = 0.05 * (u(rng) + 1.5);
+      s.iterm_min(j) = -0.5 - u(rng) * 0.2;
+      s.iterm_max(j) = 0.4 + u(rng) * 0.2;
+      s.limits.lower(j) = -10 - u(rng);
+      s.limits.upper(j) = 10 + u(rng);
+    }
+    const claw::AntiWindup kinds[] = {claw::AntiWindup::None, claw::AntiWindup::IntegralClamp,
+                                      claw::AntiWindup::ITermClamp};
+    s.anti_windup = kinds[trial % 3];
+    s.integral_rule = (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler
+                                      : claw::IntegralRule::BackwardEuler;
+    s.limits.kind = (trial / 6) % 2 ? claw::EffortLimitKind::Bounds : claw::EffortLimitKind::None;
+    const bool full = (trial / 12) % 2 == 1;
+    s.dt = trial < 24 ? 1e-3 : 0.02;
+    auto general = s;
+    general.slew_rate.setConstant(1e300);
+    claw::PidXd fast(n), slow(n), strided(n);
+    REQUIRE(fast.configure(s) == Status::Ok);
+    REQUIRE(slow.configure(general) == Status::Ok);
+    REQUIRE(strided.configure(s) == Status::Ok);
+    Eigen::VectorXd out_fast = Eigen::VectorXd::Zero(n), out_slow = out_fast;
+    Eigen::MatrixXd out_strided = Eigen::MatrixXd::Zero(2, n);  // a row of it is strided
+    for (int k = 0; k < 60; ++k) {
+      Eigen::MatrixXd inputs = Eigen::MatrixXd::NullaryExpr(5, n, [&] { return u(rng); });
+      inputs.row(0) *= 0.5;
+      const Eigen::VectorXd target = inputs.row(0).transpose(), tv = inputs.row(1).transpose(),
+                            ff = inputs.row(2).transpose(), q = inputs.row(3).transpose(),
+                            v = inputs.row(4).transpose();
+      if (full) {
+        REQUIRE(fast.update(target, tv, ff, q, v, out_fast) == Status::Ok);
+        REQUIRE(slow.update(target, tv, ff, q, v, out_slow) == Status::Ok);
+        REQUIRE(strided.update(inputs.row(0), inputs.row(1), inputs.row(2), inputs.row(3),
+                               inputs.row(4), out_strided.row(1)) == Status::Ok);
+      } else {
+        REQUIRE(fast.update(target, q, v, out_fast) == Status::Ok);
+        REQUIRE(slow.update(target, q, v, out_slow) == Status::Ok);
+        REQUIRE(strided.update(inputs.row(0), inputs.row(3), inputs.row(4), out_strided.row(1)) ==
+                Status::Ok);
+      }
+      INFO("trial " << trial << " step " << k);
+      REQUIRE(out_fast == out_slow);
+      REQUIRE(out_fast == out_strided.row(1).transpose());
+      REQUIRE(fast.integral_term() == slow.integral_term());
+      REQUIRE(fast.integral_term() == strided.integral_term());
+    }
+  }
 }

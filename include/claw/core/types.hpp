@@ -4,7 +4,9 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace claw {
 
@@ -50,12 +52,27 @@ inline bool is_finite(Scalar x) noexcept {
 }
 
 /// True when every coefficient of m is finite (no NaN, no Inf).
+/// Branch-free (no early exit), so it costs the same for every input; on contiguous storage it
+/// counts with an integer as wide as Scalar, which the compiler can vectorise.
 template <typename Derived>
 inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
-  for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i)
-      if (!std::isfinite(m.coeff(i, j))) return false;
-  return true;
+  using Scalar = typename Derived::Scalar;
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  constexpr bool kContiguous =
+      (static_cast<unsigned>(Eigen::internal::traits<Derived>::Flags) & Eigen::DirectAccessBit) != 0 &&
+      (Derived::IsVectorAtCompileTime != 0) && Derived::InnerStrideAtCompileTime == 1;
+  if constexpr (kContiguous && std::is_floating_point<Scalar>::value) {
+    using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+    const Scalar* data = m.derived().data();
+    Count non_finite = 0;
+    for (Eigen::Index i = 0; i < m.size(); ++i) non_finite += std::fabs(data[i]) <= kMax ? 0 : 1;
+    return non_finite == 0;
+  } else {
+    bool finite = true;
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      for (Eigen::Index i = 0; i < m.rows(); ++i) finite &= std::fabs(m.coeff(i, j)) <= kMax;
+    return finite;
+  }
 }
 
 /// True when no coefficient of m is NaN (infinities allowed: they mean "unbounded").

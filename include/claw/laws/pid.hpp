@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
@@ -123,6 +125,54 @@ struct PidSettings {
   }
 };
 
+namespace detail {
+
+/// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
+template <typename D>
+constexpr bool contiguous() noexcept {
+  return (static_cast<unsigned>(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) != 0 &&
+         D::InnerStrideAtCompileTime == 1;
+}
+
+/// Pid's simple path on raw arrays (restrict: no two of them overlap, which holds for distinct
+/// vectors; the caller's output must not be one of its inputs). Per joint:
+///   e = q* - q;  d = v* - v;  I+ = clip(I + ki (e h), i_lo, i_hi);
+///   u = clip(c + ff + kp e + kd d + (kBackward ? I+ : I), u_lo, u_hi)
+/// A joint whose u or I+ is not finite keeps its out and I. Returns true when that happened.
+template <bool kFull, bool kBackward, typename Scalar>
+inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
+                       const Scalar* __restrict target_velocity,
+                       const Scalar* __restrict feedforward, const Scalar* __restrict q,
+                       const Scalar* __restrict v, const Scalar* __restrict kp,
+                       const Scalar* __restrict ki, const Scalar* __restrict kd,
+                       const Scalar* __restrict c, const Scalar* __restrict i_lo,
+                       const Scalar* __restrict i_hi, const Scalar* __restrict u_lo,
+                       const Scalar* __restrict u_hi, Scalar* __restrict integral,
+                       Scalar* __restrict out, Scalar h) noexcept {
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  // An integer as wide as Scalar counts the failures, so the loop vectorises (a bool does not).
+  using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+  Count failures = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const Scalar e = target[j] - q[j];
+    const Scalar vr = kFull ? target_velocity[j] : Scalar(0);
+    const Scalar ff = kFull ? feedforward[j] : Scalar(0);
+    const Scalar d = vr - v[j];
+    const Scalar previous = integral[j];
+    const Scalar advanced = clip(previous + ki[j] * (e * h), i_lo[j], i_hi[j]);
+    const Scalar base = c[j] + ff + kp[j] * e + kd[j] * d;
+    const Scalar u = clip(base + (kBackward ? advanced : previous), u_lo[j], u_hi[j]);
+    const bool ok = (std::fabs(u) <= kMax) & (std::fabs(advanced) <= kMax);
+    failures += ok ? Count(0) : Count(1);
+    const Scalar held = out[j];
+    out[j] = ok ? u : held;
+    integral[j] = ok ? advanced : previous;
+  }
+  return failures != 0;
+}
+
+}  // namespace detail
+
 /// Parallel PID for N joints, per joint:
 ///   q*~ = slew(clip(q*, target_min, target_max));  e = q*~ - q  (wrapped for continuous joints)
 ///   d   = v* - v | (e - e_prev)/h | -(q - q_prev)/h, optionally low-passed
@@ -151,6 +201,10 @@ class Pid {
     previous_measurement_.setZero(n);
     slew_state_.setZero(n);
     filtered_derivative_.setZero(n);
+    integral_lower_.setZero(n);
+    integral_upper_.setZero(n);
+    effort_lower_.setZero(n);
+    effort_upper_.setZero(n);
     refresh_derived();
   }
 
@@ -271,6 +325,28 @@ class Pid {
       const Scalar n_filter = settings_.derivative_filter.coeff(j);
       has_filter_ |= n_filter > Scalar(0) && !std::isinf(n_filter);
     }
+    const AntiWindup aw = settings_.anti_windup;
+    simple_ = !has_target_range_ && !has_velocity_range_ && !has_feedforward_range_ && !has_slew_ &&
+              !has_wrap_ && !has_filter_ && !settings_.proportional_on_measurement &&
+              settings_.derivative == DerivativeSource::VelocityError &&
+              (aw == AntiWindup::None || aw == AntiWindup::IntegralClamp ||
+               aw == AntiWindup::ITermClamp) &&
+              settings_.limits.kind != EffortLimitKind::DcMotor;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      Scalar lo = -infinity<Scalar>(), hi = infinity<Scalar>();
+      if (aw == AntiWindup::IntegralClamp) {
+        hi = settings_.ki.coeff(j) * settings_.integral_max.coeff(j);
+        lo = -hi;
+      } else if (aw == AntiWindup::ITermClamp) {
+        lo = settings_.iterm_min.coeff(j);
+        hi = settings_.iterm_max.coeff(j);
+      }
+      integral_lower_.coeffRef(j) = lo;
+      integral_upper_.coeffRef(j) = hi;
+      const bool bounded = settings_.limits.kind == EffortLimitKind::Bounds;
+      effort_lower_.coeffRef(j) = bounded ? settings_.limits.lower.coeff(j) : -infinity<Scalar>();
+      effort_upper_.coeffRef(j) = bounded ? settings_.limits.upper.coeff(j) : infinity<Scalar>();
+    }
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
@@ -292,8 +368,15 @@ class Pid {
     if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
       return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
+                  detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
+                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+      if (simple_) return update_simple<kFull>(target, target_velocity, feedforward, q, v, effort);
+    }
     const Settings& s = settings_;
     const Scalar h = s.dt;
+    // The simple path keeps no error/measurement history: after it, start the history afresh.
+    const bool first = first_ || !history_valid_;
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar y = q.coeff(j);
@@ -302,7 +385,7 @@ class Pid {
       if (has_target_range_) r = clip(r, s.target_min.coeff(j), s.target_max.coeff(j));
       Scalar slew = slew_state_.coeff(j);
       if (has_slew_)
-        r = detail::slew_limit(r, y, s.slew_rate.coeff(j), h, first_, s.slew_start, slew);
+        r = detail::slew_limit(r, y, s.slew_rate.coeff(j), h, first, s.slew_start, slew);
       Scalar vr = Scalar(0), ff = Scalar(0);
       if (kFull) {
         vr = target_velocity.coeff(j);
@@ -313,7 +396,7 @@ class Pid {
           ff = clip(ff, s.feedforward_min.coeff(j), s.feedforward_max.coeff(j));
       }
       const Scalar e = has_wrap_ ? wrap(r - y, j) : r - y;
-      const Scalar dy = first_ ? Scalar(0) : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
+      const Scalar dy = first ? Scalar(0) : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
                                                         : y - previous_measurement_.coeff(j));
 
       // Derivative.
@@ -321,7 +404,7 @@ class Pid {
       switch (s.derivative) {
         case DerivativeSource::VelocityError: d = vr - vel; break;
         case DerivativeSource::ErrorDifference:
-          if (!first_) d = (e - previous_error_.coeff(j)) / h;
+          if (!first) d = (e - previous_error_.coeff(j)) / h;
           else d = s.derivative_from_zero_error ? e / h : Scalar(0);
           break;
         default: d = -dy / h; break;
@@ -385,7 +468,39 @@ class Pid {
       filtered_derivative_.coeffRef(j) = d_filtered;
     }
     first_ = false;
+    history_valid_ = true;
     return status;
+  }
+
+  // The common configuration, without per-joint option branches: derivative on the velocity error,
+  // proportional on error, no slew, wrap, filter or input ranges, anti-windup None / IntegralClamp /
+  // ITermClamp (folded into integral_lower_/upper_), limits None or Bounds (effort_lower_/upper_).
+  // Same operations in the same order as the general path, so the same numbers. Used when every
+  // vector is contiguous in memory; the loop then runs on raw pointers (see detail::pid_simple).
+  template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
+            typename DOut>
+  Status update_simple(const Eigen::MatrixBase<DT>& target,
+                       const Eigen::MatrixBase<DTV>& target_velocity,
+                       const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                       const Eigen::MatrixBase<DV>& v, Eigen::MatrixBase<DOut>& effort) noexcept {
+    const Settings& s = settings_;
+    const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
+    const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
+    const bool overflow =
+        (s.integral_rule == IntegralRule::BackwardEuler)
+            ? detail::pid_simple<kFull, true>(
+                  size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
+                  s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+                  integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
+                  effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt)
+            : detail::pid_simple<kFull, false>(
+                  size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
+                  s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+                  integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
+                  effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt);
+    first_ = false;
+    history_valid_ = false;
+    return overflow ? Status::NumericalOverflow : Status::Ok;
   }
 
   Settings settings_;
@@ -395,7 +510,13 @@ class Pid {
   VectorType previous_measurement_;
   VectorType slew_state_;
   VectorType filtered_derivative_;
+  VectorType integral_lower_;  // simple path: the anti-windup clamp of I [effort], or -inf
+  VectorType integral_upper_;
+  VectorType effort_lower_;    // simple path: the Bounds limits, or -+inf
+  VectorType effort_upper_;
   bool first_ = true;
+  bool history_valid_ = true;  // previous error / measurement / slew state are current
+  bool simple_ = false;
   bool has_target_range_ = false, has_velocity_range_ = false, has_feedforward_range_ = false;
   bool has_slew_ = false, has_wrap_ = false, has_filter_ = false;
 };
