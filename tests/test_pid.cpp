@@ -9,6 +9,7 @@
 
 #include <Eigen/LU>
 
+#include "claw/laws/pd.hpp"
 #include "claw/laws/pid_presets.hpp"
 #include "support/alloc_counter.hpp"
 
@@ -669,4 +670,51 @@ TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[p
       REQUIRE(fast.integral_term() == strided.integral_term());
     }
   }
+}
+
+TEST_CASE("pd_effort: parallel and series forms, limits, bad input", "[pid][pd]") {
+  const Eigen::Vector2d target(1.0, -0.5), target_v(0.5, 0.0), q(0.25, 0.0), v(0.0, 1.0);
+  const Eigen::Vector2d kp(8.0, 4.0), kd(0.5, 0.25);
+  claw::EffortLimits<double, 2> limits;
+  limits.kind = claw::EffortLimitKind::Bounds;
+  limits.lower << -100.0, -1.0;
+  limits.upper << 100.0, 1.0;
+  Eigen::Vector2d out(0.0, 0.0);
+  REQUIRE(claw::pd_effort(target, target_v, q, v, kp, kd, claw::PdForm::Parallel, limits, out) ==
+          Status::Ok);
+  REQUIRE(out(0) == 8.0 * 0.75 + 0.5 * 0.5);
+  REQUIRE(out(1) == -1.0);  // 4 (-0.5) + 0.25 (-1) = -2.25, clipped
+  REQUIRE(claw::pd_effort(target, target_v, q, v, kp, kd, claw::PdForm::Series, limits, out) ==
+          Status::Ok);
+  REQUIRE(out(0) == 8.0 * (0.75 + 0.5 * 0.5));
+  const Eigen::Vector2d held = out;
+  REQUIRE(claw::pd_effort(Eigen::Vector2d(std::nan(""), 0.0), target_v, q, v, kp, kd,
+                          claw::PdForm::Parallel, limits, out) == Status::NonFiniteInput);
+  REQUIRE(claw::pd_effort(target, target_v, q, v, Eigen::Vector2d(-1.0, 1.0), kd,
+                          claw::PdForm::Parallel, limits, out) == Status::InvalidParameter);
+  REQUIRE(out == held);
+}
+
+TEST_CASE("VelocityServo refuses bad input and settings, holding its outputs", "[pid][bad-input]") {
+  claw::VelocityServo<double, 1> servo;
+  auto settings = claw::presets::coppeliasim_joint<double, 1>(1, 2.0, 1.0, 0.1, 3.0, 40.0, 0.005);
+  REQUIRE(servo.configure(settings) == Status::Ok);
+  V1 velocity(0.0), force(0.0);
+  REQUIRE(servo.update(V1(0.001), velocity, force) == Status::Ok);
+  // ctrl = 2 e + 1 (e h) (first call: no D) -> velocity = ctrl / h.
+  REQUIRE(std::fabs(velocity(0) - (2.0 * 0.001 + 0.001 * 0.005) / 0.005) <= 1e-15);
+  REQUIRE(force(0) == 40.0);
+  const V1 held_velocity = velocity;
+  REQUIRE(servo.update(V1(std::nan("")), velocity, force) == Status::NonFiniteInput);
+  REQUIRE(velocity == held_velocity);
+  auto bad = settings;
+  bad.velocity_limit << -1.0;
+  REQUIRE(servo.configure(bad) == Status::InvalidParameter);
+  bad = settings;
+  bad.dt = 0.0;
+  REQUIRE(servo.configure(bad) == Status::InvalidParameter);
+  REQUIRE(servo.settings().velocity_limit(0) == 3.0);
+  // Setting I to 0 resets the error sum, as CoppeliaSim does.
+  REQUIRE(servo.set_gains(V1(2.0), V1(0.0), V1(0.1)) == Status::Ok);
+  REQUIRE(servo.pid().integral_term()(0) == 0.0);
 }

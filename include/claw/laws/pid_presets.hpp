@@ -1,5 +1,6 @@
-// claw/laws/pid_presets.hpp: named configurations of claw's one Pid (and StablePd, VelocityServo) that
-// reproduce MuJoCo's plugin and native PID, Newton's DrivePID, control_toolbox, CoppeliaSim, Drake, Arduino.
+// claw/laws/pid_presets.hpp: named configurations of claw's one Pid (and StablePd, VelocityServo)
+// that reproduce MuJoCo's plugin and native PID, Newton's DrivePID, control_toolbox, CoppeliaSim,
+// Drake, Arduino.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +14,18 @@ namespace claw {
 namespace presets {
 
 namespace detail {
+/// n joints of the defaults with the gains, derivative source, integral rule and period set.
 template <typename Scalar, int N, int MaxN>
-PidSettings<Scalar, N, MaxN> sized(Eigen::Index n) {
+PidSettings<Scalar, N, MaxN> base(Eigen::Index n, Scalar kp, Scalar ki, Scalar kd,
+                                  DerivativeSource derivative, IntegralRule rule, Scalar dt) {
   PidSettings<Scalar, N, MaxN> settings;
   settings.resize(n);
+  settings.kp.setConstant(kp);
+  settings.ki.setConstant(ki);
+  settings.kd.setConstant(kd);
+  settings.derivative = derivative;
+  settings.integral_rule = rule;
+  settings.dt = dt;
   return settings;
 }
 template <typename Scalar, int N, int MaxN>
@@ -47,12 +56,8 @@ struct MujocoPluginPid {
 /// Pid::update(q*, q, v, out) (no target velocity); its act state z is Pid::error_integral().
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> mujoco_plugin(Eigen::Index n, const MujocoPluginPid<Scalar>& p) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(p.kp);
-  s.ki.setConstant(p.ki);
-  s.kd.setConstant(p.kd);
-  s.derivative = DerivativeSource::VelocityError;
-  s.integral_rule = IntegralRule::BackwardEuler;
+  auto s = detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::VelocityError,
+                                         IntegralRule::BackwardEuler, p.timestep);
   if (p.ki > Scalar(0) && !std::isinf(p.imax)) {
     s.anti_windup = AntiWindup::ITermClamp;
     s.iterm_min.setConstant(-p.imax);
@@ -63,7 +68,6 @@ PidSettings<Scalar, N, MaxN> mujoco_plugin(Eigen::Index n, const MujocoPluginPid
   s.target_min.setConstant(p.ctrl_min);
   s.target_max.setConstant(p.ctrl_max);
   detail::set_bounds(s.limits, p.force_min, p.force_max);
-  s.dt = p.timestep;
   return s;
 }
 
@@ -86,12 +90,9 @@ struct MujocoNativePid {
 /// unless actearly), then forcerange. Call the full Pid::update(q*, v*, ff, q, v, out).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> mujoco_native(Eigen::Index n, const MujocoNativePid<Scalar>& p) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(p.kp);
-  s.ki.setConstant(p.ki);
-  s.kd.setConstant(p.kv);
-  s.derivative = DerivativeSource::VelocityError;
-  s.integral_rule = p.actearly ? IntegralRule::BackwardEuler : IntegralRule::ForwardEuler;
+  auto s = detail::base<Scalar, N, MaxN>(
+      n, p.kp, p.ki, p.kv, DerivativeSource::VelocityError,
+      p.actearly ? IntegralRule::BackwardEuler : IntegralRule::ForwardEuler, p.timestep);
   if (p.ki > Scalar(0) && p.imax > Scalar(0) && !std::isinf(p.imax)) {
     s.anti_windup = AntiWindup::StopAtLimit;
     s.integral_max.setConstant(p.imax);
@@ -105,7 +106,6 @@ PidSettings<Scalar, N, MaxN> mujoco_native(Eigen::Index n, const MujocoNativePid
   s.feedforward_min.setConstant(p.ff_min);
   s.feedforward_max.setConstant(p.ff_max);
   detail::set_bounds(s.limits, p.force_min, p.force_max);
-  s.dt = p.timestep;
   return s;
 }
 
@@ -122,16 +122,11 @@ struct NewtonDrivePid {
 /// Explicit DrivePID as a Pid (call the full update with v* and ff as needed).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> newton_drive_pid(Eigen::Index n, const NewtonDrivePid<Scalar>& p) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(p.kp);
-  s.ki.setConstant(p.ki);
-  s.kd.setConstant(p.kd);
-  s.derivative = DerivativeSource::VelocityError;
-  s.integral_rule = IntegralRule::BackwardEuler;
+  auto s = detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::VelocityError,
+                                         IntegralRule::BackwardEuler, p.dt);
   s.anti_windup = AntiWindup::IntegralClamp;
   s.integral_max.setConstant(p.integral_max);
   detail::set_bounds(s.limits, -p.effort_limit, p.effort_limit);
-  s.dt = p.dt;
   return s;
 }
 
@@ -182,15 +177,11 @@ struct ControlToolboxPid {
 /// of the saturation excess, which is the same whenever u_min <= 0 <= u_max.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolboxPid<Scalar>& p) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(p.p);
-  s.ki.setConstant(p.i);
-  s.kd.setConstant(p.d);
-  s.derivative = DerivativeSource::ErrorDifference;
+  auto s = detail::base<Scalar, N, MaxN>(n, p.p, p.i, p.d, DerivativeSource::ErrorDifference,
+                                         IntegralRule::BackwardEuler, p.dt);
   s.derivative_from_zero_error = true;
   switch (p.strategy) {
     case ControlToolboxStrategy::None:
-      s.integral_rule = IntegralRule::BackwardEuler;
       s.anti_windup = AntiWindup::ITermClamp;
       s.iterm_min.setConstant(p.i_min);
       s.iterm_max.setConstant(p.i_max);
@@ -206,7 +197,6 @@ PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolbo
       break;
   }
   detail::set_bounds(s.limits, p.u_min, p.u_max);
-  s.dt = p.dt;
   return s;
 }
 
@@ -229,13 +219,8 @@ VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n, Scalar 
 /// advanced after the output (forward Euler of the continuous state), no limits.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, Scalar kp, Scalar ki, Scalar kd, Scalar dt) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(kp);
-  s.ki.setConstant(ki);
-  s.kd.setConstant(kd);
-  s.derivative = DerivativeSource::VelocityError;
-  s.integral_rule = IntegralRule::ForwardEuler;
-  s.dt = dt;
+  auto s = detail::base<Scalar, N, MaxN>(n, kp, ki, kd, DerivativeSource::VelocityError,
+                                         IntegralRule::ForwardEuler, dt);
   return s;
 }
 
@@ -252,18 +237,13 @@ struct ArduinoPid {
 
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p) {
-  auto s = detail::sized<Scalar, N, MaxN>(n);
-  s.kp.setConstant(p.kp);
-  s.ki.setConstant(p.ki);
-  s.kd.setConstant(p.kd);
-  s.derivative = DerivativeSource::Measurement;
-  s.integral_rule = IntegralRule::BackwardEuler;
+  auto s = detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::Measurement,
+                                         IntegralRule::BackwardEuler, p.sample_time);
   s.anti_windup = AntiWindup::ITermClamp;
   s.iterm_min.setConstant(p.out_min);
   s.iterm_max.setConstant(p.out_max);
   s.proportional_on_measurement = p.proportional_on_measurement;
   detail::set_bounds(s.limits, p.out_min, p.out_max);
-  s.dt = p.sample_time;
   return s;
 }
 
