@@ -162,7 +162,8 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
     const Scalar advanced = clip(previous + ki[j] * (e * h), i_lo[j], i_hi[j]);
     const Scalar base = c[j] + ff + kp[j] * e + kd[j] * d;
     const Scalar u = clip(base + (kBackward ? advanced : previous), u_lo[j], u_hi[j]);
-    const bool ok = (std::fabs(u) <= kMax) & (std::fabs(advanced) <= kMax);
+    const bool ok = (static_cast<int>(std::fabs(u) <= kMax) &
+                     static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
     failures += ok ? Count(0) : Count(1);
     const Scalar held = out[j];
     out[j] = ok ? u : held;
