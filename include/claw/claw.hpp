@@ -17,3 +17,4 @@
 #include "claw/laws/stable_pd.hpp"
 #include "claw/laws/velocity_servo.hpp"
 #include "claw/laws/pid_presets.hpp"
+#include "claw/solvers/qp.hpp"

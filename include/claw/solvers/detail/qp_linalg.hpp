@@ -1,0 +1,105 @@
+// claw/solvers/detail/qp_linalg.hpp: the small dense kernels of the QP solver: Cholesky with a strict
+// definiteness test, the inverse of a Cholesky factor, Givens rotations. Plain loops: no allocation.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <limits>
+
+namespace claw {
+namespace detail {
+
+/// In-place Cholesky factorisation a = L L' of the symmetric matrix whose lower triangle is stored
+/// in the top-left n x n block of `a`; L overwrites that lower triangle (the strict upper triangle
+/// is not read and is left as it was). Returns false, with `a` partly overwritten, when a pivot is
+/// not finite or not above n eps max_i a_ii: the matrix is then not positive definite, or so
+/// close to singular that it cannot be called strictly convex in this precision.
+template <typename MatrixType>
+bool cholesky_lower_in_place(MatrixType& a, Eigen::Index n) noexcept {
+  using Scalar = typename MatrixType::Scalar;
+  Scalar max_diagonal = Scalar(0);
+  for (Eigen::Index i = 0; i < n; ++i)
+    max_diagonal = a.coeff(i, i) > max_diagonal ? a.coeff(i, i) : max_diagonal;
+  const Scalar threshold =
+      static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * max_diagonal;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    Scalar pivot = a.coeff(j, j);
+    for (Eigen::Index k = 0; k < j; ++k) pivot -= a.coeff(j, k) * a.coeff(j, k);
+    if (!(pivot > threshold) || !(pivot <= std::numeric_limits<Scalar>::max())) return false;
+    const Scalar diagonal = std::sqrt(pivot);
+    a.coeffRef(j, j) = diagonal;
+    for (Eigen::Index i = j + 1; i < n; ++i) {
+      Scalar sum = a.coeff(i, j);
+      for (Eigen::Index k = 0; k < j; ++k) sum -= a.coeff(i, k) * a.coeff(j, k);
+      a.coeffRef(i, j) = sum / diagonal;
+    }
+  }
+  return true;
+}
+
+/// Given the lower-triangular Cholesky factor L (top-left n x n lower triangle of `l`), writes
+/// J = L^-T P into the top-left n x n block of `j`, where P reverses the column order. Then
+/// J J' = (L L')^-1, and row i of J is zero beyond column n - 1 - i: the trailing zeros make the
+/// first simple bounds added to the active set cheaper (fewer rotations).
+template <typename MatrixL, typename MatrixJ>
+void inverse_factor_reversed(const MatrixL& l, MatrixJ& j, Eigen::Index n) noexcept {
+  using Scalar = typename MatrixJ::Scalar;
+  // Column c of L^-1 (lower triangular) by forward substitution; it is row c of L^-T, which goes
+  // to row c of J with column k of L^-T stored as column n - 1 - k.
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index k = 0; k < c; ++k) j.coeffRef(c, n - 1 - k) = Scalar(0);  // (L^-1)(k, c)
+    j.coeffRef(c, n - 1 - c) = Scalar(1) / l.coeff(c, c);
+    for (Eigen::Index i = c + 1; i < n; ++i) {
+      Scalar sum = Scalar(0);
+      for (Eigen::Index k = c; k < i; ++k) sum += l.coeff(i, k) * j.coeff(c, n - 1 - k);
+      j.coeffRef(c, n - 1 - i) = -sum / l.coeff(i, i);  // (L^-1)(i, c) = (L^-T)(c, i)
+    }
+  }
+}
+
+/// Givens rotation G = [c s; -s c] with G [a; b] = [r; 0]. Returns r = sqrt(a^2 + b^2) >= 0 and
+/// writes c, s (c = 1, s = 0 when a = b = 0).
+template <typename Scalar>
+inline Scalar make_givens(Scalar a, Scalar b, Scalar& c, Scalar& s) noexcept {
+  Scalar r = std::sqrt(a * a + b * b);
+  if (!(r <= std::numeric_limits<Scalar>::max()) || (r == Scalar(0) && (a != Scalar(0) || b != Scalar(0))))
+    r = std::hypot(a, b);  // over- or underflow of the squares: rare, exact enough
+  if (r == Scalar(0)) {
+    c = Scalar(1);
+    s = Scalar(0);
+    return r;
+  }
+  c = a / r;
+  s = b / r;
+  return r;
+}
+
+/// Columns (p, q) of the first `rows` rows of m <- (c m_p + s m_q, -s m_p + c m_q), i.e. m <- m G'.
+template <typename MatrixType, typename Scalar>
+inline void rotate_columns(MatrixType& m, Eigen::Index rows, Eigen::Index p, Eigen::Index q,
+                           Scalar c, Scalar s) noexcept {
+  static_assert(!MatrixType::IsRowMajor, "rotate_columns: needs column-major storage");
+  Scalar* mp = &m.coeffRef(0, p);
+  Scalar* mq = &m.coeffRef(0, q);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const Scalar a = mp[i];
+    const Scalar b = mq[i];
+    mp[i] = c * a + s * b;
+    mq[i] = c * b - s * a;
+  }
+}
+
+/// Rows (p, q) of columns [first, last) of m <- (c m_p + s m_q, -s m_p + c m_q), i.e. m <- G m.
+template <typename MatrixType, typename Scalar>
+inline void rotate_rows(MatrixType& m, Eigen::Index first, Eigen::Index last, Eigen::Index p,
+                        Eigen::Index q, Scalar c, Scalar s) noexcept {
+  for (Eigen::Index k = first; k < last; ++k) {
+    const Scalar a = m.coeff(p, k);
+    const Scalar b = m.coeff(q, k);
+    m.coeffRef(p, k) = c * a + s * b;
+    m.coeffRef(q, k) = c * b - s * a;
+  }
+}
+
+}  // namespace detail
+}  // namespace claw

@@ -1,0 +1,800 @@
+// claw/solvers/qp.hpp: dense strictly convex QP  min 1/2 x'Qx + g'x  s.t.  lbA <= Ax <= ubA, lb <= x <= ub,
+// solved by a Goldfarb-Idnani dual active-set method with warm start; solve() is noexcept and allocation-free.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "claw/core/assert.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/solvers/detail/qp_linalg.hpp"
+
+namespace claw {
+
+/// State of one constraint (a simple bound lb_i <= x_i <= ub_i or a row lbA_i <= a_i'x <= ubA_i)
+/// in an active set.
+enum class QpActivity : std::int8_t {
+  Inactive = 0,  ///< not held at a bound; multiplier 0
+  Lower = 1,     ///< held at its lower bound; multiplier >= 0
+  Upper = 2,     ///< held at its upper bound; multiplier <= 0
+  Equality = 3,  ///< lower == upper: an equality, always active; multiplier of either sign
+};
+
+/// An active set: one QpActivity per simple bound (`bounds`, n entries) and per row of A
+/// (`constraints`, m entries), stored as std::int8_t. QpResult::active_set reports the solution's;
+/// passing one to QpSolver::solve warm-starts it.
+template <int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
+struct QpActiveSet {
+  using BoundStates = Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1>;
+  using ConstraintStates = Eigen::Matrix<std::int8_t, M_, 1, Eigen::ColMajor, MaxM_, 1>;
+
+  BoundStates bounds = BoundStates::Zero(N_ == Dynamic ? 0 : N_);
+  ConstraintStates constraints = ConstraintStates::Zero(M_ == Dynamic ? 0 : M_);
+
+  /// n bounds and m rows, all Inactive (allocates for dynamic sizes).
+  void resize(Eigen::Index n, Eigen::Index m) {
+    bounds.setZero(n);
+    constraints.setZero(m);
+  }
+  /// Every entry Inactive.
+  void clear() noexcept {
+    bounds.setZero();
+    constraints.setZero();
+  }
+  QpActivity bound(Eigen::Index i) const noexcept {
+    return static_cast<QpActivity>(bounds.coeff(i));
+  }
+  QpActivity constraint(Eigen::Index i) const noexcept {
+    return static_cast<QpActivity>(constraints.coeff(i));
+  }
+  void set_bound(Eigen::Index i, QpActivity activity) noexcept {
+    bounds.coeffRef(i) = static_cast<std::int8_t>(activity);
+  }
+  void set_constraint(Eigen::Index i, QpActivity activity) noexcept {
+    constraints.coeffRef(i) = static_cast<std::int8_t>(activity);
+  }
+  /// Number of entries that are not Inactive.
+  Eigen::Index active_count() const noexcept {
+    Eigen::Index count = 0;
+    for (Eigen::Index i = 0; i < bounds.size(); ++i) count += bounds.coeff(i) != 0 ? 1 : 0;
+    for (Eigen::Index i = 0; i < constraints.size(); ++i)
+      count += constraints.coeff(i) != 0 ? 1 : 0;
+    return count;
+  }
+  bool operator==(const QpActiveSet& other) const noexcept {
+    if (bounds.size() != other.bounds.size() || constraints.size() != other.constraints.size())
+      return false;
+    for (Eigen::Index i = 0; i < bounds.size(); ++i)
+      if (bounds.coeff(i) != other.bounds.coeff(i)) return false;
+    for (Eigen::Index i = 0; i < constraints.size(); ++i)
+      if (constraints.coeff(i) != other.constraints.coeff(i)) return false;
+    return true;
+  }
+  bool operator!=(const QpActiveSet& other) const noexcept { return !(*this == other); }
+};
+
+/// Default feasibility tolerance: 1e-12 for double (and wider), 1e-5 for float.
+template <typename Scalar>
+constexpr Scalar default_qp_feasibility_tolerance() noexcept {
+  return sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-12);
+}
+
+/// Settings of a QpSolver.
+template <typename Scalar>
+struct QpSettings {
+  /// Hard cap on active-set changes (each addition, drop or pure dual step counts one) per solve;
+  /// reaching it returns Status::MaxIterations. >= 0.
+  int max_iterations = 1000;
+  /// A constraint counts as violated when its distance to the feasible side, measured along the
+  /// row's unit normal (b - a'x) / ||a|| (simple bounds: lb - x), exceeds
+  /// feasibility_tolerance (1 + ||x||_inf). The solve ends when no constraint is violated in this
+  /// sense. An equality row found linearly dependent on other equalities must hold within the same
+  /// tolerance or the problem is Infeasible. Finite, >= 0.
+  Scalar feasibility_tolerance = default_qp_feasibility_tolerance<Scalar>();
+  /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
+  /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
+  /// times ||L^-1 n||: it is then not added to the factorisation (a pure dual step, or Infeasible,
+  /// follows). Finite, >= 0. Default 1000 eps.
+  Scalar dependence_tolerance = Scalar(1000) * std::numeric_limits<Scalar>::epsilon();
+  /// Fill QpResult::residuals (costs one n x n and one m x n product per Ok solve). When false
+  /// they are left at +inf.
+  bool compute_residuals = true;
+
+  /// InvalidParameter when max_iterations < 0 or a tolerance is negative or not finite.
+  Status validate() const noexcept {
+    if (max_iterations < 0) return Status::InvalidParameter;
+    for (Scalar t : {feasibility_tolerance, dependence_tolerance})
+      if (!std::isfinite(t) || t < Scalar(0)) return Status::InvalidParameter;
+    return Status::Ok;
+  }
+};
+
+/// Optimality measures of a returned point, all in the problem's units, all >= 0
+/// (+inf when the status is not Ok or residuals are off).
+template <typename Scalar>
+struct QpResiduals {
+  /// max over every bound and row of the violation max(0, lb - x, x - ub, lbA - Ax, Ax - ubA).
+  Scalar primal = infinity<Scalar>();
+  /// ||Q x + g - A' lambda - mu||_inf (lambda, mu: QpResult multipliers).
+  Scalar stationarity = infinity<Scalar>();
+  /// Largest multiplier of the wrong sign: mu_i > 0 with lb_i = -inf, or mu_i < 0 with
+  /// ub_i = +inf, likewise for lambda (0 by construction).
+  Scalar dual = infinity<Scalar>();
+  /// max_i |multiplier_i| * (distance of the constraint to the bound its sign selects):
+  /// lambda_i (a_i'x - lbA_i) for lambda_i > 0, -lambda_i (ubA_i - a_i'x) for lambda_i < 0.
+  Scalar complementarity = infinity<Scalar>();
+};
+
+/// What QpSolver::solve returns (a reference to the solver's own result: valid until the next call
+/// that changes the solver).
+///
+/// Multiplier sign convention (that of qpOASES): at the solution
+///   Q x + g = A' lambda + mu,
+/// lambda_i >= 0 when row i is held at lbA_i, <= 0 when held at ubA_i, 0 when inactive, any sign for
+/// an equality; mu likewise for the simple bounds.
+///
+/// Status and what the fields hold:
+///  - Ok: x, multipliers, objective, residuals and active_set of the solution.
+///  - Infeasible, MaxIterations: x, multipliers and objective still hold the last Ok solution of this
+///    solver (zeros before the first); residuals +inf; active_set is the working set at the stop
+///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
+///  - NonFiniteInput, InvalidBounds, InvalidProblem, SizeMismatch (input refused before any work):
+///    nothing changes but status, iterations (0) and residuals (+inf).
+template <typename Scalar, int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
+struct QpResult {
+  Status status = Status::InvalidProblem;  ///< before the first solve: InvalidProblem
+  Vector<Scalar, N_, MaxN_> x;              ///< the minimiser (see above for non-Ok statuses)
+  Vector<Scalar, N_, MaxN_> bound_multipliers;       ///< mu, one per variable
+  Vector<Scalar, M_, MaxM_> constraint_multipliers;  ///< lambda, one per row of A
+  QpActiveSet<N_, M_, MaxN_, MaxM_> active_set;      ///< see QpActiveSet
+  QpResiduals<Scalar> residuals;                     ///< see QpResiduals
+  Scalar objective = Scalar(0);                      ///< 1/2 x'Qx + g'x at x
+  int iterations = 0;  ///< active-set changes made by this solve (see QpSettings::max_iterations)
+};
+
+/// Dense strictly convex QP solver:
+///
+///   minimise 1/2 x'Qx + g'x  subject to  lbA <= A x <= ubA,  lb <= x <= ub
+///
+/// with x of n variables and A of m rows; Q symmetric positive definite (the objective only sees
+/// the symmetric part (Q + Q')/2, which is what is used). Any bound may be +-inf (that side is
+/// absent); lbA_i == ubA_i (or lb_i == ub_i, a fixed variable) is an equality.
+///
+/// Method: the dual active-set method of Goldfarb and Idnani (1983). Q = L L' is factorised once
+/// per set_hessian(); the solver keeps J = L^-T Qr and an upper-triangular R with L^-1 N = Qr [R; 0]
+/// for the normals N of the working set W, updated by Givens rotations when a constraint enters or
+/// leaves W. Each iteration adds the most violated constraint (distance along its unit normal),
+/// moving x and the multipliers along the primal and dual directions, dropping any inequality whose
+/// multiplier would turn negative first; x is always the minimiser over W with dual-feasible
+/// multipliers, so the first x that violates nothing is the solution. Equalities enter W first and
+/// never leave; a constraint that cannot enter W (linearly dependent on it) and that no multiplier
+/// can make room for proves the problem Infeasible. Simple bounds are cheap: their normal is a unit
+/// vector, so J'n is a row of J and their violation costs O(1).
+///
+/// Warm start: solve(..., guess) starts from the working set W0 made of every equality, then every
+/// constraint that `guess` marks Lower, Upper (or Equality, for a row that is no longer one: its
+/// finite side) whose bound on that side is finite, in index order (bounds before rows), skipping
+/// those linearly dependent on the ones before. x and the multipliers are set to the minimiser of
+/// the QP with W0 held as equalities; while an inequality of W0 has a negative multiplier, the most
+/// negative one is dropped (one iteration each). The Goldfarb-Idnani iteration then runs from there.
+/// The answer is the same as a cold solve's (the minimiser is unique); only the path is shorter when
+/// the guess is close to the final active set. When `guess` equals this solver's last
+/// result().active_set and neither set_hessian() nor set_constraints() was called since, the last
+/// factorisation is reused as is (constraints whose bound became infinite leave W, rows that became
+/// equalities join it): no refactorisation at all, which is what repeated solves with a changing g
+/// and bounds want. Any guess is safe; a bad one only costs iterations.
+///
+/// Sizes: N_ fixed (> 0), or Dynamic with MaxN_ > 0 (bounded, inline storage) or Dynamic (heap);
+/// likewise M_ / MaxM_ (M_ = 0 is allowed: bounds only). Dynamic storage is allocated by the
+/// constructor and reserve() only. set_hessian(), set_constraints() and solve() are noexcept,
+/// allocate nothing and print nothing.
+template <typename Scalar_, int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
+class QpSolver {
+ public:
+  using Scalar = Scalar_;
+  using Index = Eigen::Index;
+  using HessianType = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
+  using ConstraintMatrixType =
+      Eigen::Matrix<Scalar, M_, N_, (N_ == 1 ? Eigen::ColMajor : Eigen::RowMajor), MaxM_, MaxN_>;
+  using VectorN = Vector<Scalar, N_, MaxN_>;
+  using VectorM = Vector<Scalar, M_, MaxM_>;
+  using ActiveSet = QpActiveSet<N_, M_, MaxN_, MaxM_>;
+  using Result = QpResult<Scalar, N_, M_, MaxN_, MaxM_>;
+  using Settings = QpSettings<Scalar>;
+
+  /// Fixed sizes: ready for set_hessian(). Dynamic sizes: empty until reserve().
+  QpSolver() : QpSolver(N_ == Dynamic ? 0 : N_, M_ == Dynamic ? 0 : M_) {}
+
+  /// A solver for n variables and m general constraints (allocates here for dynamic sizes).
+  QpSolver(Index n, Index m) { reserve(n, m); }
+
+  /// Sets the problem size to n variables and m rows of A, allocating for dynamic sizes (the only
+  /// call besides the constructor that may). Forgets the Hessian, A and the last result.
+  void reserve(Index n, Index m) {
+    CLAW_ASSERT(n >= 0 && m >= 0, "QpSolver::reserve: negative size");
+    CLAW_ASSERT(N_ == Dynamic || n == N_, "QpSolver::reserve: n differs from the fixed size");
+    CLAW_ASSERT(M_ == Dynamic || m == M_, "QpSolver::reserve: m differs from the fixed size");
+    CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "QpSolver::reserve: n above MaxN");
+    CLAW_ASSERT(MaxM_ == Dynamic || m <= MaxM_, "QpSolver::reserve: m above MaxM");
+    n_ = n;
+    m_ = m;
+    for (HessianType* matrix : {&q_, &j0_, &j_, &r_}) matrix->setZero(n, n);
+    a_.setZero(m, n);
+    for (VectorN* v : {&g_, &lb_, &ub_, &x_, &u_, &d_, &z_, &work_, &work2_}) v->setZero(n);
+    for (VectorM* v : {&lba_, &uba_, &ax_, &inv_norm_}) v->setZero(m);
+    inv_norm_.setOnes(m);
+    w_index_.setZero(n);
+    w_sign_.setZero(n);
+    w_equality_.setZero(n);
+    in_w_.setZero(n + m);
+    result_.x.setZero(n);
+    result_.bound_multipliers.setZero(n);
+    result_.constraint_multipliers.setZero(m);
+    result_.active_set.resize(n, m);
+    result_.residuals = QpResiduals<Scalar>{};
+    result_.objective = Scalar(0);
+    result_.iterations = 0;
+    result_.status = Status::InvalidProblem;
+    q_size_ = 0;
+    has_hessian_ = false;
+    has_constraints_ = (m == 0);
+    factor_valid_ = false;
+  }
+
+  Index num_variables() const noexcept { return n_; }
+  Index num_constraints() const noexcept { return m_; }
+
+  /// Installs settings; InvalidParameter (old ones kept) when settings.validate() fails.
+  Status set_settings(const Settings& settings) noexcept {
+    const Status status = settings.validate();
+    if (status == Status::Ok) settings_ = settings;
+    return status;
+  }
+  const Settings& settings() const noexcept { return settings_; }
+
+  /// Installs the Hessian Q (n x n; its symmetric part is used) and factorises it: O(n^3 / 3).
+  /// SizeMismatch, NonFiniteInput (NaN/Inf entry), or InvalidProblem when Q is not positive
+  /// definite (a Cholesky pivot <= n eps max_i Q_ii): the previous Hessian then stays installed,
+  /// but the next warm start rebuilds its factorisation.
+  template <typename DQ>
+  Status set_hessian(const Eigen::MatrixBase<DQ>& q) noexcept {
+    if (q.rows() != n_ || q.cols() != n_) return Status::SizeMismatch;
+    if (!all_finite(q)) return Status::NonFiniteInput;
+    factor_valid_ = false;  // r_ and j_ are the scratch space below
+    for (Index c = 0; c < n_; ++c)
+      for (Index i = c; i < n_; ++i)
+        r_.coeffRef(i, c) = Scalar(0.5) * (q.coeff(i, c) + q.coeff(c, i));
+    if (!detail::cholesky_lower_in_place(r_, n_)) return Status::InvalidProblem;
+    detail::inverse_factor_reversed(r_, j0_, n_);
+    for (Index c = 0; c < n_; ++c)
+      for (Index i = 0; i < n_; ++i)
+        q_.coeffRef(i, c) = Scalar(0.5) * (q.coeff(i, c) + q.coeff(c, i));
+    has_hessian_ = true;
+    return Status::Ok;
+  }
+
+  /// Installs A (m x n). SizeMismatch or NonFiniteInput (old A kept). A zero row is allowed: it is
+  /// feasible when lbA_i <= 0 <= ubA_i, else the problem is Infeasible.
+  template <typename DA>
+  Status set_constraints(const Eigen::MatrixBase<DA>& a) noexcept {
+    if (a.rows() != m_ || a.cols() != n_) return Status::SizeMismatch;
+    if (!all_finite(a)) return Status::NonFiniteInput;
+    a_ = a;
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar norm = a_.row(i).norm();
+      inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
+    }
+    has_constraints_ = true;
+    factor_valid_ = false;
+    return Status::Ok;
+  }
+
+  /// Cold solve with the installed Q and A: g (n), lb, ub (n), lbA, ubA (m). See QpResult for what
+  /// each status leaves in the result. NaN anywhere or an infinite g: NonFiniteInput; lb_i > ub_i,
+  /// lb_i = +inf or ub_i = -inf (same for rows): InvalidBounds; no Hessian (or m > 0 and no A):
+  /// InvalidProblem.
+  template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
+  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+                      const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
+                      const Eigen::MatrixBase<DUA>& uba) noexcept {
+    return solve_impl(g, lb, ub, lba, uba, nullptr);
+  }
+
+  /// Warm-started solve from `guess` (e.g. result().active_set of the previous solve; aliasing the
+  /// solver's own result is fine). See the class comment for exactly what the warm start does.
+  /// A guess of the wrong size: SizeMismatch.
+  template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
+  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+                      const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
+                      const Eigen::MatrixBase<DUA>& uba, const ActiveSet& guess) noexcept {
+    return solve_impl(g, lb, ub, lba, uba, &guess);
+  }
+
+  /// Bounds-only cold solve (m must be 0, else SizeMismatch).
+  template <typename DG, typename DL, typename DU>
+  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+                      const Eigen::MatrixBase<DU>& ub) noexcept {
+    return solve_impl(g, lb, ub, lba_.head(0), uba_.head(0), nullptr);
+  }
+
+  /// Installs Q and A, then solves cold: the status of a failed set_hessian / set_constraints is
+  /// the result's status.
+  template <typename DQ, typename DG, typename DA, typename DL, typename DU, typename DLA,
+            typename DUA>
+  const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
+                      const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DL>& lb,
+                      const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
+                      const Eigen::MatrixBase<DUA>& uba) noexcept {
+    Status status = set_hessian(q);
+    if (status == Status::Ok) status = set_constraints(a);
+    if (status != Status::Ok) return refuse(status);
+    return solve_impl(g, lb, ub, lba, uba, nullptr);
+  }
+
+  /// The result of the last solve.
+  const Result& result() const noexcept { return result_; }
+  /// True once a Hessian is installed.
+  bool has_hessian() const noexcept { return has_hessian_; }
+
+ private:
+  // Constraint c in [0, n + m): c < n is the simple bound on x_c, else row c - n of A. In the
+  // working set W (positions 0..q_size_-1) each entry has the normal sign * a_c and the right-hand
+  // side b = lower (sign +1) or -upper (sign -1), as the inequality sign * a_c'x >= b; u_ holds its
+  // multiplier (>= 0 for inequalities).
+
+  Scalar lower(Index c) const noexcept { return c < n_ ? lb_.coeff(c) : lba_.coeff(c - n_); }
+  Scalar upper(Index c) const noexcept { return c < n_ ? ub_.coeff(c) : uba_.coeff(c - n_); }
+  bool is_equality(Index c) const noexcept { return lower(c) == upper(c); }
+  Scalar inv_norm(Index c) const noexcept { return c < n_ ? Scalar(1) : inv_norm_.coeff(c - n_); }
+  /// a_c'x at the current x_ (rows read ax_, which must be current).
+  Scalar value(Index c) const noexcept { return c < n_ ? x_.coeff(c) : ax_.coeff(c - n_); }
+  Scalar rhs(Index position) const noexcept {
+    const Index c = w_index_.coeff(position);
+    return w_sign_.coeff(position) > 0 ? lower(c) : -upper(c);
+  }
+
+  const Result& refuse(Status status) noexcept {
+    result_.status = status;
+    result_.iterations = 0;
+    result_.residuals = QpResiduals<Scalar>{};
+    return result_;
+  }
+
+  template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
+  const Result& solve_impl(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+                           const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
+                           const Eigen::MatrixBase<DUA>& uba, const ActiveSet* guess) noexcept {
+    if (g.size() != n_ || lb.size() != n_ || ub.size() != n_ || lba.size() != m_ ||
+        uba.size() != m_)
+      return refuse(Status::SizeMismatch);
+    if (guess != nullptr &&
+        (guess->bounds.size() != n_ || guess->constraints.size() != m_))
+      return refuse(Status::SizeMismatch);
+    if (!has_hessian_ || !has_constraints_) return refuse(Status::InvalidProblem);
+    if (!all_finite(g) || !none_nan(lb) || !none_nan(ub) || !none_nan(lba) || !none_nan(uba))
+      return refuse(Status::NonFiniteInput);
+    for (Index i = 0; i < n_; ++i)
+      if (!valid_interval(lb.coeff(i), ub.coeff(i))) return refuse(Status::InvalidBounds);
+    for (Index i = 0; i < m_; ++i)
+      if (!valid_interval(lba.coeff(i), uba.coeff(i))) return refuse(Status::InvalidBounds);
+    g_ = g;
+    lb_ = lb;
+    ub_ = ub;
+    lba_ = lba;
+    uba_ = uba;
+
+    const bool reused = guess != nullptr && factor_valid_ && *guess == result_.active_set &&
+                        reuse_factorisation();
+    if (!reused) rebuild_working_set(guess);
+    factor_valid_ = true;  // from here on j_, r_ always describe W
+
+    int iterations = 0;
+    const Status status = iterate(iterations);
+    result_.iterations = iterations;
+    write_active_set();
+    result_.status = status;
+    if (status == Status::Ok) {
+      write_solution();
+    } else {
+      result_.residuals = QpResiduals<Scalar>{};
+    }
+    return result_;
+  }
+
+  static bool valid_interval(Scalar lo, Scalar hi) noexcept {
+    return lo <= hi && lo < infinity<Scalar>() && hi > -infinity<Scalar>();
+  }
+
+  // --- factorisation updates --------------------------------------------------------------------
+
+  /// d_ = J' (sign a_c); returns the index one past the last nonzero of d_ (at least q_size_).
+  Index compute_d(Index c, int sign) noexcept {
+    if constexpr (M_ == 0) {
+      d_ = j_.row(c).transpose();
+    } else if (c < n_) {
+      d_ = j_.row(c).transpose();
+    } else {
+      d_.noalias() = j_.transpose() * a_.row(c - n_).transpose();
+    }
+    if (sign < 0) d_ = -d_;
+    Index end = n_;
+    while (end > q_size_ && d_.coeff(end - 1) == Scalar(0)) --end;
+    return end;
+  }
+
+  /// True when d_ (computed for the current W) is linearly dependent on W's normals; also returns
+  /// ||d2||^2, the squared norm of the part of d_ outside W.
+  bool dependent(Index end, Scalar& d2_norm2) const noexcept {
+    d2_norm2 = Scalar(0);
+    if (q_size_ >= n_ || end <= q_size_) return true;
+    d2_norm2 = d_.segment(q_size_, end - q_size_).squaredNorm();
+    const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
+    const Scalar tol = settings_.dependence_tolerance;
+    return !(d2_norm2 > tol * tol * d_norm2) || !(d2_norm2 > Scalar(0));
+  }
+
+  /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
+  /// to W with multiplier u: rotates d_'s tail into position q and J's columns alike.
+  void append(Index c, int sign, bool equality, Index end, Scalar u) noexcept {
+    const Index q = q_size_;
+    for (Index k = end - 1; k > q; --k) {
+      if (d_.coeff(k) == Scalar(0)) continue;
+      Scalar cs, sn;
+      d_.coeffRef(k - 1) = detail::make_givens(d_.coeff(k - 1), d_.coeff(k), cs, sn);
+      d_.coeffRef(k) = Scalar(0);
+      detail::rotate_columns(j_, n_, k - 1, k, cs, sn);
+    }
+    for (Index i = 0; i <= q; ++i) r_.coeffRef(i, q) = d_.coeff(i);
+    w_index_.coeffRef(q) = c;
+    w_sign_.coeffRef(q) = static_cast<std::int8_t>(sign);
+    w_equality_.coeffRef(q) = static_cast<std::int8_t>(equality ? 1 : 0);
+    u_.coeffRef(q) = u;
+    in_w_.coeffRef(c) = 1;
+    q_size_ = q + 1;
+  }
+
+  /// Adds c to W with multiplier 0 when it is independent of W; returns whether it was added.
+  bool try_append(Index c, int sign, bool equality) noexcept {
+    const Index end = compute_d(c, sign);
+    Scalar d2_norm2;
+    if (dependent(end, d2_norm2)) return false;
+    append(c, sign, equality, end, Scalar(0));
+    return true;
+  }
+
+  /// Removes position k from W: shifts R's columns left and restores its triangle by rotations
+  /// of rows (k, k+1), (k+1, k+2), ... applied to J's columns alike.
+  void remove(Index k) noexcept {
+    const Index q = q_size_;
+    in_w_.coeffRef(w_index_.coeff(k)) = 0;
+    for (Index col = k; col + 1 < q; ++col) {
+      for (Index i = 0; i <= col + 1; ++i) r_.coeffRef(i, col) = r_.coeff(i, col + 1);
+      w_index_.coeffRef(col) = w_index_.coeff(col + 1);
+      w_sign_.coeffRef(col) = w_sign_.coeff(col + 1);
+      w_equality_.coeffRef(col) = w_equality_.coeff(col + 1);
+      u_.coeffRef(col) = u_.coeff(col + 1);
+    }
+    for (Index col = k; col + 1 < q; ++col) {
+      Scalar cs, sn;
+      r_.coeffRef(col, col) = detail::make_givens(r_.coeff(col, col), r_.coeff(col + 1, col), cs, sn);
+      r_.coeffRef(col + 1, col) = Scalar(0);
+      detail::rotate_rows(r_, col + 1, q - 1, col, col + 1, cs, sn);
+      detail::rotate_columns(j_, n_, col, col + 1, cs, sn);
+    }
+    q_size_ = q - 1;
+  }
+
+  /// Solves R(0:q, 0:q) out = rhs (upper triangular, back substitution); out may alias rhs.
+  template <typename DIn, typename DOut>
+  void solve_r(const DIn& rhs, DOut& out) const noexcept {
+    for (Index j = q_size_ - 1; j >= 0; --j) {
+      Scalar s = rhs.coeff(j);
+      for (Index i = j + 1; i < q_size_; ++i) s -= r_.coeff(j, i) * out.coeff(i);
+      out.coeffRef(j) = s / r_.coeff(j, j);
+    }
+  }
+
+  // --- working set ------------------------------------------------------------------------------
+
+  /// W0 from scratch: every equality, then the guess's active constraints (see the class comment).
+  void rebuild_working_set(const ActiveSet* guess) noexcept {
+    j_ = j0_;
+    q_size_ = 0;
+    in_w_.setZero();
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c)
+      if (is_equality(c)) try_append(c, 1, true);
+    if (guess == nullptr) return;
+    for (Index c = 0; c < total; ++c) {
+      if (is_equality(c) || q_size_ >= n_) continue;
+      const auto state = static_cast<QpActivity>(c < n_ ? guess->bounds.coeff(c)
+                                                        : guess->constraints.coeff(c - n_));
+      const bool lower_finite = lower(c) > -infinity<Scalar>();
+      const bool upper_finite = upper(c) < infinity<Scalar>();
+      int sign = 0;
+      if (state == QpActivity::Lower && lower_finite) sign = 1;
+      if (state == QpActivity::Upper && upper_finite) sign = -1;
+      if (state == QpActivity::Equality) sign = lower_finite ? 1 : (upper_finite ? -1 : 0);
+      if (sign != 0) try_append(c, sign, false);
+    }
+  }
+
+  /// Adapts the last factorisation (W = result_.active_set) to the new bounds. False when it
+  /// cannot (an equality became an inequality, or a new equality is dependent on W): rebuild.
+  bool reuse_factorisation() noexcept {
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c) {
+      const std::int8_t state =
+          c < n_ ? result_.active_set.bounds.coeff(c) : result_.active_set.constraints.coeff(c - n_);
+      if (state == static_cast<std::int8_t>(QpActivity::Equality) && !is_equality(c)) return false;
+    }
+    for (Index k = q_size_ - 1; k >= 0; --k) {
+      const Index c = w_index_.coeff(k);
+      if (is_equality(c)) {
+        w_equality_.coeffRef(k) = 1;
+      } else if (!std::isfinite(w_sign_.coeff(k) > 0 ? lower(c) : upper(c))) {
+        remove(k);
+      }
+    }
+    for (Index c = 0; c < total; ++c) {
+      if (!is_equality(c) || in_w_.coeff(c) != 0) continue;
+      const std::int8_t state =
+          c < n_ ? result_.active_set.bounds.coeff(c) : result_.active_set.constraints.coeff(c - n_);
+      if (state == static_cast<std::int8_t>(QpActivity::Equality)) continue;  // dependent before
+      if (!try_append(c, 1, true)) return false;
+    }
+    return true;
+  }
+
+  /// x_ and u_ for W held as equalities: with y = J'g and R' v = b_W,
+  /// x = J1 v - J2 y2 and u = R^-1 (v + y1). O(n^2).
+  void compute_primal_dual() noexcept {
+    const Index q = q_size_;
+    work_.noalias() = j_.transpose() * g_;
+    for (Index j = 0; j < q; ++j) {
+      Scalar s = rhs(j);
+      for (Index i = 0; i < j; ++i) s -= r_.coeff(i, j) * work2_.coeff(i);
+      work2_.coeffRef(j) = s / r_.coeff(j, j);
+    }
+    if (q > 0) {
+      x_.noalias() = j_.leftCols(q) * work2_.head(q);
+    } else {
+      x_.setZero();
+    }
+    if (q < n_) x_.noalias() -= j_.rightCols(n_ - q) * work_.tail(n_ - q);
+    for (Index j = 0; j < q; ++j) work2_.coeffRef(j) += work_.coeff(j);
+    solve_r(work2_, u_);
+  }
+
+  Scalar threshold() const noexcept {
+    const Scalar x_norm = n_ > 0 ? x_.cwiseAbs().maxCoeff() : Scalar(0);
+    return settings_.feasibility_tolerance * (Scalar(1) + x_norm);
+  }
+
+  void update_ax() noexcept {
+    if (m_ > 0) ax_.noalias() = a_ * x_;
+  }
+
+  // --- the iteration ----------------------------------------------------------------------------
+
+  Status iterate(int& iterations) noexcept {
+    const int cap = settings_.max_iterations;
+    compute_primal_dual();
+    update_ax();
+    // Equalities left out of W as dependent must hold at x (they are implied by W's equalities).
+    const Index total = n_ + m_;
+    {
+      const Scalar tol = threshold();
+      for (Index c = 0; c < total; ++c)
+        if (is_equality(c) && in_w_.coeff(c) == 0 &&
+            std::fabs(value(c) - lower(c)) * inv_norm(c) > tol)
+          return Status::Infeasible;
+    }
+    // Warm start: restore dual feasibility by dropping the most negative inequality multiplier.
+    for (;;) {
+      Index worst = -1;
+      Scalar most_negative = Scalar(0);
+      for (Index k = 0; k < q_size_; ++k)
+        if (w_equality_.coeff(k) == 0 && u_.coeff(k) < most_negative) {
+          most_negative = u_.coeff(k);
+          worst = k;
+        }
+      if (worst < 0) break;
+      if (iterations >= cap) return Status::MaxIterations;
+      ++iterations;
+      remove(worst);
+      compute_primal_dual();
+    }
+    update_ax();
+
+    for (;;) {
+      // The most violated constraint (distance along its unit normal) outside W.
+      const Scalar tol = threshold();
+      Scalar worst = tol;
+      Index p = -1;
+      int sign = 0;
+      const auto consider = [&](Index c, Scalar lo, Scalar hi, Scalar v, Scalar scale) {
+        if (in_w_.coeff(c) != 0 || lo == hi) return;  // in W, or an equality (in W or implied)
+        const Scalar below = (lo - v) * scale;
+        const Scalar above = (v - hi) * scale;
+        if (below > worst) {
+          worst = below;
+          p = c;
+          sign = 1;
+        }
+        if (above > worst) {
+          worst = above;
+          p = c;
+          sign = -1;
+        }
+      };
+      for (Index i = 0; i < n_; ++i)
+        consider(i, lb_.coeff(i), ub_.coeff(i), x_.coeff(i), Scalar(1));
+      for (Index i = 0; i < m_; ++i)
+        consider(n_ + i, lba_.coeff(i), uba_.coeff(i), ax_.coeff(i), inv_norm_.coeff(i));
+      if (p < 0) return Status::Ok;
+
+      // s = sign a_p'x - b_p < 0; add p, taking partial steps (drops) until it enters W.
+      Scalar s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
+      Scalar u_p = Scalar(0);
+      for (;;) {
+        const Index end = compute_d(p, sign);
+        Scalar d2_norm2;
+        const bool is_dependent = dependent(end, d2_norm2);
+        // r = R^-1 d1: how the multipliers of W change per unit of u_p.
+        solve_r(d_, work2_);
+        Scalar t_dual = infinity<Scalar>();
+        Index blocking = -1;
+        for (Index k = 0; k < q_size_; ++k) {
+          const Scalar rk = work2_.coeff(k);
+          if (w_equality_.coeff(k) != 0 || !(rk > Scalar(0))) continue;
+          const Scalar ratio = u_.coeff(k) / rk;
+          if (ratio < t_dual) {
+            t_dual = ratio;
+            blocking = k;
+          }
+        }
+        const Scalar t_primal = is_dependent ? infinity<Scalar>() : -s / d2_norm2;
+        if (blocking < 0 && is_dependent) return Status::Infeasible;
+        if (iterations >= cap) return Status::MaxIterations;
+        ++iterations;
+        const bool full = !is_dependent && t_primal <= t_dual;
+        const Scalar t = full ? t_primal : t_dual;
+        if (!is_dependent) {
+          // z = J2 d2: the primal direction (Q z = n_p - N r).
+          z_.noalias() = j_.middleCols(q_size_, end - q_size_) * d_.segment(q_size_, end - q_size_);
+          x_.noalias() += t * z_;
+          s += t * d2_norm2;
+        }
+        for (Index k = 0; k < q_size_; ++k) {
+          Scalar uk = u_.coeff(k) - t * work2_.coeff(k);
+          if (w_equality_.coeff(k) == 0 && uk < Scalar(0)) uk = Scalar(0);
+          u_.coeffRef(k) = uk;
+        }
+        u_p += t;
+        if (full) {
+          append(p, sign, false, end, u_p);
+          break;
+        }
+        u_.coeffRef(blocking) = Scalar(0);
+        remove(blocking);
+      }
+      update_ax();
+    }
+  }
+
+  // --- output -----------------------------------------------------------------------------------
+
+  void write_active_set() noexcept {
+    ActiveSet& set = result_.active_set;
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c) {
+      const std::int8_t state =
+          is_equality(c) ? static_cast<std::int8_t>(QpActivity::Equality) : std::int8_t{0};
+      if (c < n_) {
+        set.bounds.coeffRef(c) = state;
+      } else {
+        set.constraints.coeffRef(c - n_) = state;
+      }
+    }
+    for (Index k = 0; k < q_size_; ++k) {
+      const Index c = w_index_.coeff(k);
+      if (is_equality(c)) continue;
+      const auto state = static_cast<std::int8_t>(w_sign_.coeff(k) > 0 ? QpActivity::Lower
+                                                                       : QpActivity::Upper);
+      if (c < n_) {
+        set.bounds.coeffRef(c) = state;
+      } else {
+        set.constraints.coeffRef(c - n_) = state;
+      }
+    }
+  }
+
+  void write_solution() noexcept {
+    result_.x = x_;
+    result_.bound_multipliers.setZero();
+    result_.constraint_multipliers.setZero();
+    Scalar bu = Scalar(0);  // b_W'u, for the objective
+    for (Index k = 0; k < q_size_; ++k) {
+      const Index c = w_index_.coeff(k);
+      const Scalar multiplier = w_sign_.coeff(k) > 0 ? u_.coeff(k) : -u_.coeff(k);
+      if (c < n_) {
+        result_.bound_multipliers.coeffRef(c) = multiplier;
+      } else {
+        result_.constraint_multipliers.coeffRef(c - n_) = multiplier;
+      }
+      bu += rhs(k) * u_.coeff(k);
+    }
+    // With Q x + g = N u and N'x = b_W: 1/2 x'Qx + g'x = 1/2 (b_W'u + g'x).
+    result_.objective = Scalar(0.5) * (bu + g_.dot(x_));
+    if (settings_.compute_residuals) {
+      compute_residuals();
+    } else {
+      result_.residuals = QpResiduals<Scalar>{};
+    }
+  }
+
+  void compute_residuals() noexcept {
+    QpResiduals<Scalar>& res = result_.residuals;
+    update_ax();
+    work_.noalias() = q_ * x_;
+    work_ += g_ - result_.bound_multipliers;
+    if (m_ > 0) work_.noalias() -= a_.transpose() * result_.constraint_multipliers;
+    res.stationarity = work_.cwiseAbs().maxCoeff();
+    res.primal = res.dual = res.complementarity = Scalar(0);
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c) {
+      const Scalar v = value(c);
+      const Scalar lo = lower(c);
+      const Scalar hi = upper(c);
+      const Scalar multiplier = c < n_ ? result_.bound_multipliers.coeff(c)
+                                       : result_.constraint_multipliers.coeff(c - n_);
+      const Scalar violation = lo - v > v - hi ? lo - v : v - hi;
+      if (violation > res.primal) res.primal = violation;
+      if (multiplier > Scalar(0)) {
+        if (!(lo > -infinity<Scalar>())) res.dual = std::fmax(res.dual, multiplier);
+        else res.complementarity = std::fmax(res.complementarity, multiplier * std::fabs(v - lo));
+      } else if (multiplier < Scalar(0)) {
+        if (!(hi < infinity<Scalar>())) res.dual = std::fmax(res.dual, -multiplier);
+        else res.complementarity = std::fmax(res.complementarity, -multiplier * std::fabs(hi - v));
+      }
+    }
+  }
+
+  // --- data -------------------------------------------------------------------------------------
+
+  static constexpr int kTotal = (N_ == Dynamic || M_ == Dynamic) ? Dynamic : N_ + M_;
+  static constexpr int kMaxTotal =
+      (MaxN_ == Dynamic || MaxM_ == Dynamic) ? Dynamic : MaxN_ + MaxM_;
+
+  Index n_ = 0;
+  Index m_ = 0;
+  Settings settings_;
+  HessianType q_;   // symmetric part of Q
+  HessianType j0_;  // L^-T P (reversed columns): J for the empty working set
+  HessianType j_;   // J = L^-T Qr for the working set
+  HessianType r_;   // R (upper triangle of the top-left q x q block); scratch in set_hessian
+  ConstraintMatrixType a_;
+  VectorM inv_norm_;  // 1 / ||a_i|| (1 for a zero row)
+  VectorN g_, lb_, ub_;
+  VectorM lba_, uba_, ax_;
+  VectorN x_, u_, d_, z_, work_, work2_;
+  Eigen::Matrix<Index, N_, 1, Eigen::ColMajor, MaxN_, 1> w_index_;
+  Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_sign_;
+  Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_equality_;
+  Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
+  Index q_size_ = 0;
+  bool has_hessian_ = false;
+  bool has_constraints_ = false;
+  bool factor_valid_ = false;
+  Result result_;
+};
+
+/// Dynamic-size solvers (allocate in the constructor / reserve() only).
+using QpSolverXd = QpSolver<double, Dynamic, Dynamic>;
+using QpSolverXf = QpSolver<float, Dynamic, Dynamic>;
+
+}  // namespace claw

@@ -1,0 +1,719 @@
+// tests/test_qp.cpp: solvers/qp.hpp against closed forms (unconstrained, box, equality KKT, degenerate
+// vertices, infeasible), random strictly convex QPs checked by independent KKT residuals, warm start, float.
+#include <catch2/catch.hpp>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "claw/solvers/qp.hpp"
+#include "support/alloc_counter.hpp"
+
+using claw::QpActivity;
+using claw::Status;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// A QP in the solver's form, with dynamic sizes.
+struct Problem {
+  MatrixXd q, a;
+  VectorXd g, lb, ub, lba, uba;
+};
+
+/// KKT residuals of (x, mu, lambda) for p, computed here from the problem data alone, with the
+/// convention Qx + g = A'lambda + mu (lambda >= 0 at a lower bound, <= 0 at an upper one).
+struct Kkt {
+  double stationarity = 0, primal = 0, dual = 0, complementarity = 0;
+  double max() const { return std::max({stationarity, primal, dual, complementarity}); }
+};
+
+Kkt kkt(const Problem& p, const VectorXd& x, const VectorXd& mu, const VectorXd& lambda) {
+  Kkt k;
+  k.stationarity = (p.q * x + p.g - p.a.transpose() * lambda - mu).cwiseAbs().maxCoeff();
+  const VectorXd ax = p.a * x;
+  auto one = [&](double v, double lo, double hi, double y) {
+    k.primal = std::max({k.primal, lo - v, v - hi});
+    if (y > 0) {
+      k.dual = std::max(k.dual, std::isinf(lo) ? y : 0.0);
+      if (!std::isinf(lo)) k.complementarity = std::max(k.complementarity, y * std::abs(v - lo));
+    } else if (y < 0) {
+      k.dual = std::max(k.dual, std::isinf(hi) ? -y : 0.0);
+      if (!std::isinf(hi)) k.complementarity = std::max(k.complementarity, -y * std::abs(hi - v));
+    }
+  };
+  for (Eigen::Index i = 0; i < x.size(); ++i) one(x(i), p.lb(i), p.ub(i), mu(i));
+  for (Eigen::Index i = 0; i < ax.size(); ++i) one(ax(i), p.lba(i), p.uba(i), lambda(i));
+  return k;
+}
+
+template <typename Solver>
+Kkt kkt(const Problem& p, const Solver& solver) {
+  const auto& r = solver.result();
+  return kkt(p, r.x.template cast<double>(), r.bound_multipliers.template cast<double>(),
+             r.constraint_multipliers.template cast<double>());
+}
+
+/// A random strictly convex QP, feasible by construction: every constraint holds at a random x0,
+/// a share of them tightly (equalities, and inequalities with zero slack at x0), and g pushes the
+/// unconstrained minimiser well outside so that many constraints are active at the solution.
+Problem random_problem(std::mt19937& rng, int n, int m, int equalities) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_real_distribution<double> slack(0.0, 1.0);
+  std::uniform_int_distribution<int> kind(0, 4);
+  Problem p;
+  const MatrixXd f = MatrixXd::NullaryExpr(n, n, [&] { return u(rng); });
+  p.q = f * f.transpose() + 0.1 * n * MatrixXd::Identity(n, n);
+  const VectorXd x0 = VectorXd::NullaryExpr(n, [&] { return u(rng); });
+  p.g = VectorXd::NullaryExpr(n, [&] { return 10.0 * u(rng); });
+  p.a = MatrixXd::NullaryExpr(m, n, [&] { return u(rng); });
+  p.lba.resize(m);
+  p.uba.resize(m);
+  const VectorXd ax0 = p.a * x0;
+  for (int i = 0; i < m; ++i) {
+    const double v = ax0(i);
+    const double s1 = slack(rng) < 0.2 ? 0.0 : slack(rng);
+    const double s2 = slack(rng);
+    if (i < equalities) {
+      p.lba(i) = p.uba(i) = v;
+      continue;
+    }
+    switch (kind(rng)) {
+      case 0: p.lba(i) = v - s1; p.uba(i) = kInf; break;    // lower only
+      case 1: p.lba(i) = -kInf; p.uba(i) = v + s1; break;   // upper only
+      case 2: p.lba(i) = v - s1; p.uba(i) = v + s2; break;  // two-sided
+      case 3: p.lba(i) = v - s2; p.uba(i) = v + s1; break;  // two-sided
+      default: p.lba(i) = -kInf; p.uba(i) = kInf; break;    // free row
+    }
+  }
+  p.lb.resize(n);
+  p.ub.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int k = kind(rng);
+    p.lb(i) = k == 0 ? -kInf : x0(i) - 0.5 * slack(rng);
+    p.ub(i) = k == 1 ? kInf : x0(i) + 0.5 * slack(rng);
+  }
+  return p;
+}
+
+Problem unconstrained(int n, int m) {
+  Problem p;
+  p.q = MatrixXd::Identity(n, n);
+  p.g = VectorXd::Zero(n);
+  p.a = MatrixXd::Zero(m, n);
+  p.lb = VectorXd::Constant(n, -kInf);
+  p.ub = VectorXd::Constant(n, kInf);
+  p.lba = VectorXd::Constant(m, -kInf);
+  p.uba = VectorXd::Constant(m, kInf);
+  return p;
+}
+
+template <typename Solver>
+const typename Solver::Result& solve(Solver& solver, const Problem& p) {
+  using S = typename Solver::Scalar;
+  return solver.solve(p.q.cast<S>(), p.g.cast<S>(), p.a.cast<S>(), p.lb.cast<S>(), p.ub.cast<S>(),
+                      p.lba.cast<S>(), p.uba.cast<S>());
+}
+
+}  // namespace
+
+TEST_CASE("QP without constraints: x = -Q^-1 g, nothing active", "[qp]") {
+  std::mt19937 rng(1);
+  for (int n : {1, 3, 7, 20}) {
+    Problem p = random_problem(rng, n, 0, 0);
+    p.lb.setConstant(-kInf);
+    p.ub.setConstant(kInf);
+    claw::QpSolverXd solver(n, 0);
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    const VectorXd expected = -p.q.llt().solve(p.g);
+    CHECK((r.x - expected).cwiseAbs().maxCoeff() <= 1e-12 * (1 + expected.cwiseAbs().maxCoeff()));
+    CHECK(r.iterations == 0);
+    CHECK(r.active_set.active_count() == 0);
+    CHECK(r.bound_multipliers.cwiseAbs().maxCoeff() == 0.0);
+    CHECK(std::abs(r.objective - (0.5 * expected.dot(p.q * expected) + p.g.dot(expected))) <=
+          1e-10 * (1 + std::abs(r.objective)));
+    CHECK(r.residuals.stationarity <= 1e-10);
+  }
+  // Fixed size, no A at all (M = 0), bounds-only overload.
+  claw::QpSolver<double, 2, 0> fixed;
+  REQUIRE(fixed.set_hessian(Eigen::Matrix2d{{4, 1}, {1, 3}}) == Status::Ok);
+  const auto& r = fixed.solve(Eigen::Vector2d(1, 2), Eigen::Vector2d::Constant(-kInf),
+                              Eigen::Vector2d::Constant(kInf));
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.x(0) == Approx(-1.0 / 11.0).margin(1e-15));
+  CHECK(r.x(1) == Approx(-7.0 / 11.0).margin(1e-15));
+}
+
+TEST_CASE("QP with a diagonal Hessian and a box: x = clip(-g / q, lb, ub)", "[qp]") {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 1 + trial % 9;
+    Problem p = unconstrained(n, 0);
+    const VectorXd diag = VectorXd::NullaryExpr(n, [&] { return 1.5 + u(rng); });
+    p.q = diag.asDiagonal();
+    p.g = VectorXd::NullaryExpr(n, [&] { return 3.0 * u(rng); });
+    for (int i = 0; i < n; ++i) {
+      p.lb(i) = (i % 4 == 1) ? -kInf : -0.5 + 0.3 * u(rng);
+      p.ub(i) = (i % 4 == 2) ? kInf : 0.5 + 0.3 * u(rng);
+      if (i % 5 == 3) p.ub(i) = p.lb(i);  // a fixed variable: an equality
+    }
+    claw::QpSolverXd solver(n, 0);
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    for (int i = 0; i < n; ++i) {
+      const double free = -p.g(i) / diag(i);
+      const double expected = std::min(std::max(free, p.lb(i)), p.ub(i));
+      CHECK(r.x(i) == Approx(expected).margin(1e-14));
+      // mu_i = q_i x_i + g_i: >= 0 at the lower bound, <= 0 at the upper one, 0 when free.
+      CHECK(r.bound_multipliers(i) == Approx(diag(i) * expected + p.g(i)).margin(1e-13));
+      const QpActivity state = r.active_set.bound(i);
+      if (p.lb(i) == p.ub(i)) {
+        CHECK(state == QpActivity::Equality);
+      } else if (free < p.lb(i)) {
+        CHECK(state == QpActivity::Lower);
+      } else if (free > p.ub(i)) {
+        CHECK(state == QpActivity::Upper);
+      } else {
+        CHECK(state == QpActivity::Inactive);
+      }
+    }
+    CHECK(kkt(p, solver).max() <= 1e-12);
+  }
+}
+
+TEST_CASE("QP with equalities only matches the KKT system", "[qp]") {
+  std::mt19937 rng(3);
+  for (int n : {2, 5, 12}) {
+    for (int m : {1, n / 2, n}) {
+      Problem p = random_problem(rng, n, m, m);
+      p.lb.setConstant(-kInf);
+      p.ub.setConstant(kInf);
+      // [Q -A'; A 0] [x; lambda] = [-g; b]
+      MatrixXd k = MatrixXd::Zero(n + m, n + m);
+      k.topLeftCorner(n, n) = p.q;
+      k.topRightCorner(n, m) = -p.a.transpose();
+      k.bottomLeftCorner(m, n) = p.a;
+      VectorXd rhs(n + m);
+      rhs << -p.g, p.lba;
+      const VectorXd sol = k.fullPivLu().solve(rhs);
+      claw::QpSolverXd solver(n, m);
+      const auto& r = solve(solver, p);
+      REQUIRE(r.status == Status::Ok);
+      CHECK((r.x - sol.head(n)).cwiseAbs().maxCoeff() <= 1e-10);
+      CHECK((r.constraint_multipliers - sol.tail(m)).cwiseAbs().maxCoeff() <= 1e-9);
+      CHECK(r.iterations == 0);  // equalities enter W by the factorisation, not by iterations
+      for (int i = 0; i < m; ++i) CHECK(r.active_set.constraint(i) == QpActivity::Equality);
+      CHECK(kkt(p, solver).max() <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more active constraints "
+          "than variables",
+          "[qp]") {
+  SECTION("three constraints through the optimal vertex in 2-D") {
+    // min 1/2 |x - (2, 2)|^2 s.t. x1 <= 1, x2 <= 1, x1 + x2 <= 2 (and a duplicate of it):
+    // x = (1, 1); the third row is weakly active: any split of the multipliers is optimal.
+    Problem p = unconstrained(2, 2);
+    p.g << -2, -2;
+    p.a << 1, 1, 1, 1;
+    p.uba << 2, 2;
+    p.ub << 1, 1;
+    claw::QpSolver<double, 2, 2> solver;
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.x(0) == Approx(1.0).margin(1e-14));
+    CHECK(r.x(1) == Approx(1.0).margin(1e-14));
+    CHECK(kkt(p, solver).max() <= 1e-12);
+  }
+  SECTION("a vertex of five constraints in 2-D, g making it optimal with known multipliers") {
+    // Rows: x1 + x2 >= 0, x1 - x2 <= 0, 2 x1 + x2 >= 0, duplicated x1 + x2 >= 0; box x >= 0.
+    Problem p = unconstrained(2, 4);
+    p.q << 2, 0.5, 0.5, 1;
+    p.a << 1, 1, 1, -1, 2, 1, 1, 1;
+    p.lba << 0, -kInf, 0, 0;
+    p.uba << kInf, 0, kInf, kInf;
+    p.lb << 0, 0;
+    p.g << 3, 1;  // Qx + g at x = 0 is g: = A' lambda + mu with lambda = (1, 0, 1, 0), mu = (0, 0)
+    claw::QpSolver<double, 2, 4> solver;
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.x.cwiseAbs().maxCoeff() <= 1e-14);
+    CHECK(kkt(p, solver).max() <= 1e-12);
+  }
+  SECTION("duplicated and linearly dependent equalities, consistent") {
+    std::mt19937 rng(4);
+    Problem p = random_problem(rng, 6, 6, 3);
+    p.a.row(3) = p.a.row(0);            // duplicate equality
+    p.lba(3) = p.uba(3) = p.lba(0);
+    p.a.row(4) = p.a.row(1) - 2 * p.a.row(2);  // combination of equalities
+    p.lba(4) = p.uba(4) = p.lba(1) - 2 * p.lba(2);
+    p.a.row(5) = -p.a.row(0);           // an inequality parallel to an equality
+    p.lba(5) = -kInf;
+    p.uba(5) = -p.lba(0) + 1.0;
+    claw::QpSolverXd solver(6, 6);
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(kkt(p, solver).max() <= 1e-9);
+    CHECK(r.active_set.constraint(3) == QpActivity::Equality);
+    CHECK(r.active_set.constraint(4) == QpActivity::Equality);
+  }
+  SECTION("dependent equalities that disagree: Infeasible") {
+    Problem p = unconstrained(3, 2);
+    p.a << 1, 2, 3, 2, 4, 6;
+    p.lba << 1, 2.5;
+    p.uba = p.lba;
+    claw::QpSolver<double, 3, 2> solver;
+    CHECK(solve(solver, p).status == Status::Infeasible);
+  }
+  SECTION("more equalities than variables, consistent") {
+    Problem p = unconstrained(2, 3);
+    p.a << 1, 0, 0, 1, 1, 1;
+    p.lba << 1, 2, 3;
+    p.uba = p.lba;
+    claw::QpSolver<double, 2, 3> solver;
+    const auto& r = solve(solver, p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.x(0) == Approx(1.0));
+    CHECK(r.x(1) == Approx(2.0));
+    CHECK(kkt(p, solver).max() <= 1e-12);
+  }
+  SECTION("a zero row of A") {
+    Problem p = unconstrained(2, 1);
+    p.g << 1, 1;
+    p.lba << -1;
+    p.uba << 1;
+    claw::QpSolver<double, 2, 1> solver;
+    REQUIRE(solve(solver, p).status == Status::Ok);
+    p.lba << 0.5;
+    CHECK(solve(solver, p).status == Status::Infeasible);
+  }
+}
+
+TEST_CASE("infeasible QPs are reported Infeasible after a few iterations", "[qp]") {
+  SECTION("a half-plane that misses the box") {
+    Problem p = unconstrained(2, 1);
+    p.a << 1, 1;
+    p.lba << 3;
+    p.lb << 0, 0;
+    p.ub << 1, 1;
+    claw::QpSolver<double, 2, 1> solver;
+    const auto& r = solve(solver, p);
+    CHECK(r.status == Status::Infeasible);
+    CHECK(r.iterations <= 4);
+    CHECK(r.x.isZero(0.0));  // no Ok solve before: zeros
+    CHECK(std::isinf(r.residuals.primal));
+  }
+  SECTION("two opposite rows a'x >= 1 and a'x <= 0, among others") {
+    std::mt19937 rng(5);
+    Problem p = random_problem(rng, 8, 10, 2);
+    p.a.row(7) = p.a.row(6) * 2.0;
+    p.lba(6) = 1;
+    p.uba(6) = kInf;
+    p.lba(7) = -kInf;
+    p.uba(7) = 0;
+    claw::QpSolverXd solver(8, 10);
+    const auto& r = solve(solver, p);
+    CHECK(r.status == Status::Infeasible);
+    CHECK(r.iterations <= 20);
+  }
+  SECTION("an equality outside the box") {
+    Problem p = unconstrained(3, 1);
+    p.a << 1, 1, 1;
+    p.lba << 4;
+    p.uba << 4;
+    p.lb.setConstant(-1);
+    p.ub.setConstant(1);
+    claw::QpSolver<double, 3, 1> solver;
+    CHECK(solve(solver, p).status == Status::Infeasible);
+  }
+}
+
+TEST_CASE("random strictly convex QPs satisfy the KKT conditions to 1e-9", "[qp]") {
+  std::mt19937 rng(6);
+  struct Size {
+    int n, m, eq, count;
+  };
+  double worst = 0.0;
+  int solved = 0;
+  for (const Size s : {Size{2, 1, 0, 40}, Size{3, 6, 1, 40}, Size{7, 4, 0, 40}, Size{7, 16, 2, 40},
+                       Size{10, 30, 3, 20}, Size{20, 10, 5, 10}, Size{30, 60, 5, 8},
+                       Size{50, 100, 10, 6}, Size{50, 20, 0, 4}}) {
+    claw::QpSolverXd solver(s.n, s.m);
+    for (int t = 0; t < s.count; ++t) {
+      const Problem p = random_problem(rng, s.n, s.m, s.eq);
+      const auto& r = solve(solver, p);
+      INFO("n " << s.n << " m " << s.m << " trial " << t);
+      REQUIRE(r.status == Status::Ok);
+      const Kkt k = kkt(p, solver);
+      CHECK(k.stationarity <= 1e-9);
+      CHECK(k.primal <= 1e-9);
+      CHECK(k.dual == 0.0);
+      CHECK(k.complementarity <= 1e-9);
+      worst = std::max(worst, k.max());
+      // The solver's own residuals agree with the independent ones.
+      CHECK(r.residuals.primal <= 1e-9);
+      CHECK(r.residuals.stationarity <= 1e-9);
+      CHECK(r.residuals.dual == 0.0);
+      CHECK(r.residuals.complementarity <= 1e-9);
+      const double objective = 0.5 * r.x.dot(p.q * r.x) + p.g.dot(r.x);
+      CHECK(std::abs(r.objective - objective) <= 1e-9 * (1 + std::abs(objective)));
+      ++solved;
+    }
+  }
+  WARN("random QPs: " << solved << " solved, worst KKT residual " << worst);
+}
+
+TEST_CASE("fixed, bounded and dynamic sizes give the same answer", "[qp]") {
+  std::mt19937 rng(7);
+  for (int t = 0; t < 10; ++t) {
+    const Problem p = random_problem(rng, 7, 8, t % 3);
+    claw::QpSolver<double, 7, 8> fixed;
+    claw::QpSolver<double, claw::Dynamic, claw::Dynamic, 10, 20> bounded(7, 8);
+    claw::QpSolverXd dynamic(7, 8);
+    const auto& rf = solve(fixed, p);
+    const auto& rb = solve(bounded, p);
+    const auto& rd = solve(dynamic, p);
+    REQUIRE(rf.status == Status::Ok);
+    REQUIRE(rb.status == Status::Ok);
+    REQUIRE(rd.status == Status::Ok);
+    CHECK((rf.x - rd.x).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK((rb.x - rd.x).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK(rf.iterations == rd.iterations);
+  }
+}
+
+TEST_CASE("warm start from the previous active set: same answer, fewer iterations", "[qp]") {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int cold_total = 0, warm_total = 0, rebuilt_total = 0, worse = 0;
+  for (int t = 0; t < 60; ++t) {
+    const int n = 4 + t % 20;
+    const int m = 2 * n;
+    const Problem p = random_problem(rng, n, m, t % 3);
+    claw::QpSolverXd warm(n, m), cold(n, m), rebuilt(n, m);
+    REQUIRE(solve(warm, p).status == Status::Ok);
+    // Perturb g and the finite bounds a little: the active set changes a little.
+    Problem p2 = p;
+    p2.g += 0.05 * VectorXd::NullaryExpr(n, [&] { return u(rng); });
+    for (int i = 0; i < m; ++i) {
+      const double shift = 0.01 * u(rng);
+      if (p2.lba(i) == p2.uba(i)) {
+        p2.lba(i) += shift;
+        p2.uba(i) = p2.lba(i);
+      } else {
+        p2.lba(i) += shift;
+        p2.uba(i) += shift;
+      }
+    }
+    const auto& rc = solve(cold, p2);
+    REQUIRE(rc.status == Status::Ok);
+    const claw::QpActiveSet<claw::Dynamic, claw::Dynamic> guess = warm.result().active_set;
+    // Reuse path: same Q and A, guess = the solver's own last active set.
+    const auto& rw = warm.solve(p2.g, p2.lb, p2.ub, p2.lba, p2.uba, warm.result().active_set);
+    REQUIRE(rw.status == Status::Ok);
+    // Rebuild path: another solver, the same guess handed over as a copy.
+    REQUIRE(rebuilt.set_hessian(p2.q) == Status::Ok);
+    REQUIRE(rebuilt.set_constraints(p2.a) == Status::Ok);
+    const auto& rr = rebuilt.solve(p2.g, p2.lb, p2.ub, p2.lba, p2.uba, guess);
+    REQUIRE(rr.status == Status::Ok);
+    INFO("trial " << t << " n " << n);
+    CHECK((rw.x - rc.x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK((rr.x - rc.x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(p2, warm).max() <= 1e-9);
+    CHECK(rw.active_set == rc.active_set);
+    cold_total += rc.iterations;
+    warm_total += rw.iterations;
+    rebuilt_total += rr.iterations;
+    worse += rw.iterations > rc.iterations ? 1 : 0;
+  }
+  WARN("warm start: iterations cold " << cold_total << ", warm (reused factorisation) "
+                                      << warm_total << ", warm (rebuilt) " << rebuilt_total
+                                      << "; warm worse than cold in " << worse << " of 60");
+  CHECK(warm_total * 3 < cold_total);
+  CHECK(rebuilt_total * 3 < cold_total);
+  CHECK(worse == 0);
+}
+
+TEST_CASE("warm start adapts to bounds that become infinite, equal or move", "[qp]") {
+  std::mt19937 rng(9);
+  for (int t = 0; t < 20; ++t) {
+    const int n = 6, m = 10;
+    Problem p = random_problem(rng, n, m, 1);
+    claw::QpSolverXd warm(n, m), cold(n, m);
+    REQUIRE(solve(warm, p).status == Status::Ok);
+    const auto active = warm.result().active_set;
+    // Release every active inequality's bound, pin one inactive row, tighten the box.
+    for (int i = 0; i < m; ++i) {
+      if (active.constraint(i) == QpActivity::Lower) p.lba(i) = -kInf;
+      if (active.constraint(i) == QpActivity::Upper) p.uba(i) = kInf;
+    }
+    for (int i = 1; i < m; ++i)
+      if (active.constraint(i) == QpActivity::Inactive && std::isfinite(p.lba(i))) {
+        p.uba(i) = p.lba(i);
+        break;
+      }
+    for (int i = 0; i < n; ++i)
+      if (active.bound(i) == QpActivity::Inactive && std::isfinite(p.lb(i))) p.ub(i) = p.lb(i);
+    const auto& rc = solve(cold, p);
+    const auto& rw = warm.solve(p.g, p.lb, p.ub, p.lba, p.uba, warm.result().active_set);
+    INFO("trial " << t);
+    REQUIRE(rc.status == rw.status);
+    if (rc.status != Status::Ok) continue;
+    CHECK((rw.x - rc.x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(p, warm).max() <= 1e-9);
+  }
+}
+
+TEST_CASE("any warm-start guess gives the cold answer", "[qp]") {
+  std::mt19937 rng(10);
+  for (int t = 0; t < 20; ++t) {
+    const int n = 8, m = 12;
+    const Problem p = random_problem(rng, n, m, t % 2);
+    claw::QpSolverXd cold(n, m), warm(n, m);
+    const auto& rc = solve(cold, p);
+    REQUIRE(rc.status == Status::Ok);
+    claw::QpActiveSet<claw::Dynamic, claw::Dynamic> guess;
+    guess.resize(n, m);
+    for (int i = 0; i < n; ++i) guess.set_bound(i, static_cast<QpActivity>((i + t) % 4));
+    for (int i = 0; i < m; ++i) guess.set_constraint(i, static_cast<QpActivity>((i * 7 + t) % 4));
+    REQUIRE(warm.set_hessian(p.q) == Status::Ok);
+    REQUIRE(warm.set_constraints(p.a) == Status::Ok);
+    const auto& rw = warm.solve(p.g, p.lb, p.ub, p.lba, p.uba, guess);
+    REQUIRE(rw.status == Status::Ok);
+    CHECK((rw.x - rc.x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(p, warm).max() <= 1e-9);
+  }
+}
+
+TEST_CASE("MaxIterations stops at the cap; a warm start from its active set finishes", "[qp]") {
+  std::mt19937 rng(11);
+  const Problem p = random_problem(rng, 20, 40, 2);
+  claw::QpSolverXd reference(20, 40), solver(20, 40);
+  const auto& full = solve(reference, p);
+  REQUIRE(full.status == Status::Ok);
+  REQUIRE(full.iterations > 4);
+  claw::QpSettings<double> settings;
+  settings.max_iterations = 3;
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
+  const auto& r = solve(solver, p);
+  CHECK(r.status == Status::MaxIterations);
+  CHECK(r.iterations == 3);
+  CHECK(r.x.isZero(0.0));
+  settings.max_iterations = 1000;
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
+  const auto& again = solver.solve(p.g, p.lb, p.ub, p.lba, p.uba, solver.result().active_set);
+  REQUIRE(again.status == Status::Ok);
+  CHECK(again.iterations <= full.iterations);
+  CHECK((again.x - full.x).cwiseAbs().maxCoeff() <= 1e-9);
+  settings.max_iterations = -1;
+  CHECK(solver.set_settings(settings) == Status::InvalidParameter);
+  settings.max_iterations = 10;
+  settings.feasibility_tolerance = std::numeric_limits<double>::quiet_NaN();
+  CHECK(solver.set_settings(settings) == Status::InvalidParameter);
+  CHECK(solver.settings().max_iterations == 1000);
+}
+
+TEST_CASE("bad input: clear status, no crash, the last solution held", "[qp]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::mt19937 rng(12);
+  const Problem good = random_problem(rng, 5, 4, 1);
+  claw::QpSolver<double, 5, 4> solver;
+  CHECK(solver.result().status == Status::InvalidProblem);
+  CHECK(solver.solve(good.g, good.lb, good.ub, good.lba, good.uba).status ==
+        Status::InvalidProblem);  // no Hessian yet
+  const auto& ok = solve(solver, good);
+  REQUIRE(ok.status == Status::Ok);
+  const VectorXd x_ok = ok.x;
+  const auto active_ok = ok.active_set;
+  auto expect_held = [&](Status expected, const claw::QpSolver<double, 5, 4>::Result& r) {
+    CHECK(r.status == expected);
+    CHECK(r.x == x_ok);
+    CHECK(r.active_set == active_ok);
+    CHECK(r.iterations == 0);
+    CHECK(std::isinf(r.residuals.stationarity));
+  };
+  SECTION("NaN or Inf in Q, g or A") {
+    Problem p = good;
+    p.q(1, 2) = nan;
+    expect_held(Status::NonFiniteInput, solve(solver, p));
+    p = good;
+    p.q(0, 0) = kInf;
+    CHECK(solver.set_hessian(p.q) == Status::NonFiniteInput);
+    p = good;
+    p.g(3) = kInf;
+    expect_held(Status::NonFiniteInput, solve(solver, p));
+    p = good;
+    p.g(0) = nan;
+    expect_held(Status::NonFiniteInput, solve(solver, p));
+    p = good;
+    p.a(2, 1) = -kInf;
+    expect_held(Status::NonFiniteInput, solve(solver, p));
+  }
+  SECTION("NaN bounds") {
+    for (int which = 0; which < 4; ++which) {
+      Problem p = good;
+      VectorXd* v[] = {&p.lb, &p.ub, &p.lba, &p.uba};
+      (*v[which])(1) = nan;
+      expect_held(Status::NonFiniteInput, solve(solver, p));
+    }
+  }
+  SECTION("lower above upper, +inf lower, -inf upper") {
+    Problem p = good;
+    p.lb(2) = p.ub(2) + 1e-9;
+    expect_held(Status::InvalidBounds, solve(solver, p));
+    p = good;
+    p.lba(3) = 1;
+    p.uba(3) = 0;
+    expect_held(Status::InvalidBounds, solve(solver, p));
+    p = good;
+    p.lba(0) = p.uba(0) = kInf;
+    expect_held(Status::InvalidBounds, solve(solver, p));
+    p = good;
+    p.ub(4) = -kInf;
+    expect_held(Status::InvalidBounds, solve(solver, p));
+  }
+  SECTION("Q not positive definite: indefinite, singular, negative, tiny") {
+    Problem p = good;
+    p.q = MatrixXd::Identity(5, 5);
+    p.q(4, 4) = -1;
+    expect_held(Status::InvalidProblem, solve(solver, p));
+    p.q(4, 4) = 0;
+    expect_held(Status::InvalidProblem, solve(solver, p));
+    const VectorXd v = VectorXd::LinSpaced(5, 1, 5);
+    p.q = v * v.transpose();  // rank one
+    expect_held(Status::InvalidProblem, solve(solver, p));
+    p.q = -MatrixXd::Identity(5, 5);
+    expect_held(Status::InvalidProblem, solve(solver, p));
+    // The previous Hessian stays installed: solving with it still works.
+    const auto& r = solver.solve(good.g, good.lb, good.ub, good.lba, good.uba);
+    REQUIRE(r.status == Status::Ok);
+    CHECK((r.x - x_ok).cwiseAbs().maxCoeff() <= 1e-12);
+  }
+  SECTION("sizes") {
+    const VectorXd g6 = VectorXd::Zero(6);
+    expect_held(Status::SizeMismatch, solver.solve(g6, good.lb, good.ub, good.lba, good.uba));
+    const VectorXd l3 = VectorXd::Zero(3);
+    expect_held(Status::SizeMismatch, solver.solve(good.g, good.lb, good.ub, l3, good.uba));
+    CHECK(solver.set_hessian(MatrixXd::Identity(4, 4)) == Status::SizeMismatch);
+    CHECK(solver.set_constraints(MatrixXd::Zero(4, 4)) == Status::SizeMismatch);
+    claw::QpActiveSet<claw::Dynamic, claw::Dynamic> wrong;
+    wrong.resize(5, 3);
+    claw::QpSolverXd dynamic(5, 4);
+    REQUIRE(solve(dynamic, good).status == Status::Ok);
+    CHECK(dynamic.solve(good.g, good.lb, good.ub, good.lba, good.uba, wrong).status ==
+          Status::SizeMismatch);
+    CHECK(solver.solve(good.g, good.lb, good.ub).status == Status::SizeMismatch);  // m != 0
+  }
+  // Whatever was refused, the solver still solves.
+  const auto& after = solve(solver, good);
+  REQUIRE(after.status == Status::Ok);
+  CHECK((after.x - x_ok).cwiseAbs().maxCoeff() <= 1e-12);
+}
+
+TEST_CASE("float: closed forms and random QPs", "[qp][float]") {
+  claw::QpSolver<float, 2, 1> small;
+  const Eigen::Matrix2f q{{2.f, 0.f}, {0.f, 2.f}};
+  const Eigen::Matrix<float, 1, 2> a{{1.f, 1.f}};
+  const Eigen::Vector2f g(-2.f, -5.f), lb = Eigen::Vector2f::Constant(-10.f),
+                        ub = Eigen::Vector2f::Constant(10.f);
+  const Eigen::Matrix<float, 1, 1> lba{{-std::numeric_limits<float>::infinity()}}, uba{{1.f}};
+  const auto& r = small.solve(q, g, a, lb, ub, lba, uba);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.x(0) == Approx(-0.25f).margin(1e-6));
+  CHECK(r.x(1) == Approx(1.25f).margin(1e-6));
+  CHECK(r.constraint_multipliers(0) == Approx(-2.5f).margin(1e-5));
+
+  std::mt19937 rng(13);
+  double worst = 0;
+  for (int t = 0; t < 40; ++t) {
+    const int n = 2 + t % 8;
+    const Problem p = random_problem(rng, n, n + 3, t % 2);
+    claw::QpSolverXf solver(n, n + 3);
+    const auto& rf = solve(solver, p);
+    REQUIRE(rf.status == Status::Ok);
+    claw::QpSolverXd reference(n, n + 3);
+    const auto& rd = solve(reference, p);
+    REQUIRE(rd.status == Status::Ok);
+    INFO("trial " << t);
+    CHECK((rf.x.cast<double>() - rd.x).cwiseAbs().maxCoeff() <= 1e-3);
+    const Kkt k = kkt(p, solver);
+    CHECK(k.max() <= 1e-3);
+    worst = std::max(worst, k.max());
+  }
+  WARN("float random QPs: worst KKT residual " << worst);
+}
+
+TEMPLATE_TEST_CASE("QP calls allocate nothing after construction, for every status",
+                   "[qp][allocation]", double, float) {
+  using S = TestType;
+  using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+  using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+  std::mt19937 rng(14);
+  const Problem small = random_problem(rng, 7, 8, 1);
+  const Problem large = random_problem(rng, 50, 100, 5);
+  Problem infeasible = small;
+  infeasible.a.row(1) = infeasible.a.row(0);
+  infeasible.lba(0) = 5;
+  infeasible.uba(0) = kInf;
+  infeasible.lba(1) = -kInf;
+  infeasible.uba(1) = -5;
+  // Inputs converted before the check (the conversions allocate).
+  const Eigen::Matrix<S, 7, 7> q7 = small.q.cast<S>();
+  const Eigen::Matrix<S, 8, 7> a7 = small.a.cast<S>();
+  const Eigen::Matrix<S, 8, 7> a7_infeasible = infeasible.a.cast<S>();
+  const Eigen::Matrix<S, 7, 1> g7 = small.g.cast<S>(), lb7 = small.lb.cast<S>(),
+                               ub7 = small.ub.cast<S>();
+  const Eigen::Matrix<S, 8, 1> lba7 = small.lba.cast<S>(), uba7 = small.uba.cast<S>(),
+                               lba7i = infeasible.lba.cast<S>(), uba7i = infeasible.uba.cast<S>();
+  Eigen::Matrix<S, 7, 1> g7_nan = g7;
+  g7_nan(2) = std::numeric_limits<S>::quiet_NaN();
+  Eigen::Matrix<S, 7, 1> lb7_bad = lb7;
+  lb7_bad(0) = ub7(0) + S(1);
+  const MatX q50 = large.q.cast<S>(), a50 = large.a.cast<S>();
+  const VecX g50 = large.g.cast<S>(), lb50 = large.lb.cast<S>(), ub50 = large.ub.cast<S>(),
+             lba50 = large.lba.cast<S>(), uba50 = large.uba.cast<S>();
+  const MatX not_pd = -MatX::Identity(50, 50);
+  const VecX wrong_size = VecX::Zero(49);
+  claw::QpSolver<S, 7, 8> fixed;
+  claw::QpSolver<S, claw::Dynamic, claw::Dynamic> dynamic(50, 100);
+  claw::QpSolver<S, claw::Dynamic, claw::Dynamic> capped(50, 100);
+  claw::QpSettings<S> few;
+  few.max_iterations = 2;
+  REQUIRE(capped.set_settings(few) == Status::Ok);
+  claw::QpActiveSet<claw::Dynamic, claw::Dynamic> guess;
+  guess.resize(50, 100);
+  std::vector<Status> statuses;
+  statuses.reserve(32);
+  const std::size_t allocations = claw_test::allocations_during([&] {
+    statuses.push_back(fixed.solve(q7, g7, a7, lb7, ub7, lba7, uba7).status);         // Ok
+    statuses.push_back(fixed.solve(g7, lb7, ub7, lba7, uba7, fixed.result().active_set).status);
+    statuses.push_back(fixed.solve(q7, g7, a7_infeasible, lb7, ub7, lba7i, uba7i).status);
+    statuses.push_back(fixed.solve(g7_nan, lb7, ub7, lba7, uba7).status);             // NaN
+    statuses.push_back(fixed.solve(g7, lb7_bad, ub7, lba7, uba7).status);             // lb > ub
+    statuses.push_back(dynamic.solve(q50, g50, a50, lb50, ub50, lba50, uba50).status);  // Ok
+    statuses.push_back(
+        dynamic.solve(g50, lb50, ub50, lba50, uba50, dynamic.result().active_set).status);
+    statuses.push_back(dynamic.solve(g50, lb50, ub50, lba50, uba50, guess).status);  // rebuild
+    statuses.push_back(dynamic.solve(not_pd, g50, a50, lb50, ub50, lba50, uba50).status);
+    statuses.push_back(dynamic.solve(wrong_size, lb50, ub50, lba50, uba50).status);
+    statuses.push_back(capped.solve(q50, g50, a50, lb50, ub50, lba50, uba50).status);  // cap
+  });
+  const std::vector<Status> expected = {
+      Status::Ok,         Status::Ok,             Status::Infeasible,
+      Status::NonFiniteInput, Status::InvalidBounds, Status::Ok,         Status::Ok,
+      Status::Ok,         Status::InvalidProblem, Status::SizeMismatch, Status::MaxIterations};
+  REQUIRE(statuses.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("call " << i);
+    CHECK(statuses[i] == expected[i]);
+  }
+  CHECK(allocations == 0);
+}
