@@ -9,10 +9,18 @@
 // mean (amplitude kHoldSteps A_j dt <= 3.6 < 5) and the command position oscillates by a few
 // hundredths of a radian around a start point in [-1, 1]: the state is periodic (steady state), no
 // bound is ever hit (state back to its start after each period to ~1e-14), no value is denormal,
-// and the branches of the ZOH integrator go both ways, spread over the joints: the horizon branch
-// (|v| >= 2 amax dt) is taken ~89 % of the time, the second clip (|v| > amax dt) ~94 %, the sign
-// of v is 50/50. In the batched case ~17 % of the efforts are clipped to +-50 (measured position
-// error up to 0.6 rad). Every update returns Status::Ok and the benchmarks check it.
+// and the decisions of the ZOH integrator go both ways, spread over the joints: the horizon
+// (|v| >= 2 amax dt) is longer than one step ~89 % of the time, the second clip (|v| > amax dt)
+// is active ~94 %, the sign of v is 50/50. The update decides all of them on the fast path of its
+// ZOH kernel (counter exact_path_fraction, 0 here). In the batched case ~17 % of the efforts are
+// clipped to +-50 (measured position error up to 0.6 rad). Every update returns Status::Ok and the
+// benchmarks check it.
+//
+// Pinned scenario (batched only): the same with every joint's position bounds +-2 mrad around its
+// start, so that the command position sits at a bound and most joint-steps take the kernel's exact
+// path (exact_path_fraction ~0.86; the others are steps where the horizon's drift relaxes the
+// bound or v is small): near the worst case of the fast kernel, which then pays for its attempt
+// on top of the reference.
 //
 // Timing: the counters derived from time (ns_per_joint, GB_per_s, roofline_ratio) use the wall
 // time of the timed loop, measured around it with std::chrono::steady_clock, per iteration: the
@@ -24,15 +32,12 @@
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
-#include <algorithm>
 #include <array>
-#include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
+#include "bench_common.hpp"
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/core/config.hpp"
 
@@ -52,22 +57,10 @@ constexpr Eigen::Index kRobots = 4096;
 constexpr Eigen::Index kJointsPerRobot = 12;
 constexpr Eigen::Index kBatchedJoints = kRobots * kJointsPerRobot;  // 49152
 
-/// Deterministic uniform numbers (splitmix64), identical on every platform and standard library.
-class Uniform {
- public:
-  explicit Uniform(std::uint64_t seed) : state_(seed) {}
-  double operator()(double lo, double hi) {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    const double unit = static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
-    return lo + (hi - lo) * unit;
-  }
-
- private:
-  std::uint64_t state_;
-};
+using claw_bench::timed_loop;
+using claw_bench::TriadArrays;
+using claw_bench::triad_seconds_median;
+using claw_bench::Uniform;
 
 /// Everything one benchmark feeds a PdController<double, N> of n joints.
 template <int N>
@@ -124,6 +117,53 @@ Scenario<N> make_scenario(Eigen::Index n) {
   return s;
 }
 
+/// The scenario with every joint's position bounds tightened to +-kPinnedHalfWidth around its start
+/// position: the command position reaches a bound within a few periods and stays there, so that
+/// most joint-steps take the ZOH kernel's exact path (see exact_path_fraction): the cost of that
+/// path, against the main scenario's fast one.
+constexpr double kPinnedHalfWidth = 2e-3;  // [rad]
+
+template <int N>
+Scenario<N> make_pinned_scenario(Eigen::Index n) {
+  Scenario<N> s = make_scenario<N>(n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    s.settings.bounds.lower(claw::kPosition, j) =
+        s.initial_state(claw::kPosition, j) - kPinnedHalfWidth;
+    s.settings.bounds.upper(claw::kPosition, j) =
+        s.initial_state(claw::kPosition, j) + kPinnedHalfWidth;
+  }
+  return s;
+}
+
+/// Fraction of the joint-steps of one period of the scenario (kPhases x kHoldSteps updates from the
+/// initial state) that PdController::update's fast jiminy ZOH kernel cannot decide, so that they
+/// take the exact path (detail::zoh_joint_jiminy_try_fast returns false); the steps are replayed
+/// with the reference kernel. Tells which path a benchmark measures.
+template <int N>
+double exact_path_fraction(const Scenario<N>& s) {
+  typename Scenario<N>::Controller::StateType state = s.initial_state;
+  const auto& lower = s.settings.bounds.lower;
+  const auto& upper = s.settings.bounds.upper;
+  std::int64_t exact = 0, total = 0;
+  for (int k = 0; k < kPhases * kHoldSteps; ++k) {
+    const auto& target = s.target_acceleration[static_cast<std::size_t>(k / kHoldSteps)];
+    for (Eigen::Index j = 0; j < state.cols(); ++j) {
+      const auto bounds = claw::detail::joint_bounds(lower, upper, j);
+      const double inverse = claw::detail::jiminy_fast_inverse(bounds.a_max, kControlDt);
+      double p = 0.0, v = 0.0, a = 0.0;
+      if (!claw::detail::zoh_joint_jiminy_try_fast(state(claw::kPosition, j),
+                                                   state(claw::kVelocity, j), target(j), bounds,
+                                                   kControlDt, inverse, p, v, a))
+        ++exact;
+      ++total;
+      state(claw::kAcceleration, j) = target(j);
+      claw::detail::zoh_joint_jiminy(state(claw::kPosition, j), state(claw::kVelocity, j),
+                                     state(claw::kAcceleration, j), bounds, kControlDt);
+    }
+  }
+  return static_cast<double>(exact) / static_cast<double>(total);
+}
+
 /// Bytes one PdController::update of n joints must move at least (each array once):
 ///   command state S (3 x n)         read and written back: 2 * 3n
 ///   bounds lower, upper (3 x n)      read:                  2 * 3n
@@ -150,60 +190,7 @@ bool state_is_sane(const claw::PdController<double, N>& controller) {
 // Memory-bandwidth probe: STREAM triad.
 // ---------------------------------------------------------------------------------------------
 
-/// a[i] = b[i] + s c[i]: two read streams, one write stream, 24 bytes per element (STREAM count).
-/// noinline and the ClobberMemory() around each call keep the passes from being merged or elided.
-__attribute__((noinline)) void triad(double* __restrict a, const double* __restrict b,
-                                     const double* __restrict c, double s, std::size_t m) {
-  for (std::size_t i = 0; i < m; ++i) a[i] = b[i] + s * c[i];
-}
-
-/// Three arrays totalling at least `bytes` (the last element count rounded up).
-struct TriadArrays {
-  explicit TriadArrays(std::size_t bytes)
-      : m((bytes + 3 * sizeof(double) - 1) / (3 * sizeof(double))),
-        a(m, 0.0),
-        b(m, 1.0),
-        c(m, 2.0) {}
-  std::size_t probe_bytes() const { return 3 * m * sizeof(double); }
-  void pass() {
-    triad(a.data(), b.data(), c.data(), 3.0, m);
-    benchmark::ClobberMemory();
-  }
-  std::size_t m;
-  std::vector<double> a, b, c;
-};
-
-using Clock = std::chrono::steady_clock;
-
-/// Runs the harness loop around body(); returns the wall time per iteration [s].
-template <typename Body>
-double timed_loop(benchmark::State& state, Body&& body) {
-  const auto start = Clock::now();
-  for (auto _ : state) body();
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  return elapsed / static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
-}
-
-/// Median wall time [s] of one triad pass over `bytes` bytes, scaled to exactly `bytes`: 15 samples
-/// of k back-to-back passes each (k so that a sample lasts >= 2 ms), after 3 warm-up passes. The
-/// median discards the samples a concurrent process disturbed.
-double triad_seconds_median(std::size_t bytes) {
-  TriadArrays arrays(bytes);
-  for (int i = 0; i < 3; ++i) arrays.pass();
-  const auto t0 = Clock::now();
-  arrays.pass();
-  const double one_pass = std::chrono::duration<double>(Clock::now() - t0).count();
-  const int passes = std::max(1, static_cast<int>(std::ceil(2e-3 / std::max(one_pass, 1e-9))));
-  std::array<double, 15> samples{};
-  for (double& sample : samples) {
-    const auto start = Clock::now();
-    for (int k = 0; k < passes; ++k) arrays.pass();
-    sample = std::chrono::duration<double>(Clock::now() - start).count() / passes;
-  }
-  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-  return samples[samples.size() / 2] * static_cast<double>(bytes) /
-         static_cast<double>(arrays.probe_bytes());
-}
+// triad(), TriadArrays, timed_loop() and triad_seconds_median() come from bench_common.hpp.
 
 /// The probe as a benchmark of its own, so its time and bandwidth appear in the table.
 void BM_MemoryProbe_triad(benchmark::State& state) {
@@ -269,15 +256,18 @@ void BM_PdController_N7_fixed_double(benchmark::State& state) {
   claw::PdController<double, kN> controller;
   if (!install(state, controller, scenario)) return;
   Scenario<kN>::VectorType out = Scenario<kN>::VectorType::Zero();
+  static const double exact_fraction = exact_path_fraction(scenario);
   const double seconds_per_update = run_updates(state, controller, scenario, out);
   state.counters["ns_per_joint"] = seconds_per_update * 1e9 / kN;
   state.counters["bytes"] = static_cast<double>(update_bytes(kN, sizeof(double)));
+  state.counters["exact_path_fraction"] = exact_fraction;
 }
 
-void BM_PdController_batched_N49152_dynamic_double(benchmark::State& state) {
+/// A batched benchmark (kBatchedJoints joints, dynamic size) of `scenario`.
+void run_batched(benchmark::State& state, const Scenario<claw::Dynamic>& scenario,
+                 double exact_fraction) {
   const Eigen::Index n = kBatchedJoints;
   const std::size_t bytes = update_bytes(static_cast<std::size_t>(n), sizeof(double));
-  static const Scenario<claw::Dynamic> scenario = make_scenario<claw::Dynamic>(n);
   // The roofline reference, measured here, right before the timed loop of this very run (every
   // run the harness makes, calibration runs and repetitions included): a concurrent load that
   // slows the machine down slows both down together, which a probe measured once at start-up would
@@ -287,11 +277,22 @@ void BM_PdController_batched_N49152_dynamic_double(benchmark::State& state) {
   if (!install(state, controller, scenario)) return;
   Eigen::VectorXd out = Eigen::VectorXd::Zero(n);
   const double seconds_per_update = run_updates(state, controller, scenario, out);
-  state.counters["ns_per_joint"] = seconds_per_update * 1e9 / static_cast<double>(n);
-  state.counters["roofline_ratio"] = seconds_per_update / probe_seconds;
-  state.counters["probe_ns"] = probe_seconds * 1e9;
-  state.counters["bytes"] = static_cast<double>(bytes);
-  state.counters["GB_per_s"] = static_cast<double>(bytes) / seconds_per_update * 1e-9;
+  claw_bench::set_roofline_counters(state, seconds_per_update, probe_seconds, bytes,
+                                    static_cast<std::size_t>(n));
+  state.counters["exact_path_fraction"] = exact_fraction;
+}
+
+void BM_PdController_batched_N49152_dynamic_double(benchmark::State& state) {
+  static const Scenario<claw::Dynamic> scenario = make_scenario<claw::Dynamic>(kBatchedJoints);
+  static const double exact_fraction = exact_path_fraction(scenario);
+  run_batched(state, scenario, exact_fraction);
+}
+
+void BM_PdController_batched_N49152_pinned_double(benchmark::State& state) {
+  static const Scenario<claw::Dynamic> scenario =
+      make_pinned_scenario<claw::Dynamic>(kBatchedJoints);
+  static const double exact_fraction = exact_path_fraction(scenario);
+  run_batched(state, scenario, exact_fraction);
 }
 
 // Registration order is run order. BM_MemoryProbe_triad shows the probe in the table (time, GB/s);
@@ -301,6 +302,7 @@ BENCHMARK(BM_MemoryProbe_triad)
     ->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PdController_N7_fixed_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PdController_batched_N49152_dynamic_double)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_PdController_batched_N49152_pinned_double)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 

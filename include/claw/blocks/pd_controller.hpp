@@ -3,6 +3,11 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <type_traits>
 
 #include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
@@ -22,6 +27,178 @@ inline bool pd_joint_effort(Scalar q_target, Scalar v_target, Scalar q, Scalar v
   if (!std::isfinite(effort)) return false;
   out = effort;
   return true;
+}
+
+/// True when x[0..n), y[0..n) and z[0..n) hold no NaN/Inf. x - x is +0 (all bits clear) for a
+/// finite x and NaN otherwise; ORing the bits over the spans, with no early exit and no branch
+/// per entry, vectorises.
+template <typename Scalar>
+inline bool spans_all_finite(const Scalar* x, const Scalar* y, const Scalar* z,
+                             Eigen::Index n) noexcept {
+  static_assert(std::numeric_limits<Scalar>::is_iec559 && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8),
+                "spans_all_finite: IEEE binary32 or binary64 only");
+  using Bits = std::conditional_t<sizeof(Scalar) == 8, std::uint64_t, std::uint32_t>;
+  Bits acc = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Scalar dx = x[i] - x[i], dy = y[i] - y[i], dz = z[i] - z[i];
+    Bits bx, by, bz;
+    std::memcpy(&bx, &dx, sizeof(Bits));
+    std::memcpy(&by, &dy, sizeof(Bits));
+    std::memcpy(&bz, &dz, sizeof(Bits));
+    acc |= bx | by | bz;
+  }
+  return acc == 0;
+}
+
+/// A vector expression whose coefficients are a plain array: direct access and unit stride.
+template <typename Derived>
+constexpr bool has_direct_access() noexcept {
+  return (int(Derived::Flags) & Eigen::DirectAccessBit) != 0 && Derived::IsVectorAtCompileTime;
+}
+
+template <typename Derived>
+inline bool is_unit_stride(const Eigen::MatrixBase<Derived>& x) noexcept {
+  if constexpr (has_direct_access<Derived>())
+    return x.size() <= 1 || x.derived().innerStride() == 1;
+  else
+    return false;
+}
+
+/// all_finite(x) && all_finite(y) && all_finite(z) for three vectors of one size, through
+/// spans_all_finite when all three are unit-stride IEEE float/double vectors.
+template <typename DX, typename DY, typename DZ>
+inline bool vectors_all_finite(const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DY>& y,
+                               const Eigen::MatrixBase<DZ>& z) noexcept {
+  using Scalar = typename DX::Scalar;
+  if constexpr (has_direct_access<DX>() && has_direct_access<DY>() && has_direct_access<DZ>() &&
+                std::numeric_limits<Scalar>::is_iec559 &&
+                (sizeof(Scalar) == 4 || sizeof(Scalar) == 8)) {
+    if (is_unit_stride(x) && is_unit_stride(y) && is_unit_stride(z))
+      return spans_all_finite(x.derived().data(), y.derived().data(), z.derived().data(),
+                              x.size());
+  }
+  return all_finite(x) && all_finite(y) && all_finite(z);
+}
+
+/// True when [a, a + na) and [b, b + nb) share an element (compared as addresses).
+template <typename Scalar>
+inline bool spans_overlap(const Scalar* a, Eigen::Index na, const Scalar* b,
+                          Eigen::Index nb) noexcept {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a);
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b);
+  const auto a1 = a0 + static_cast<std::uintptr_t>(na) * sizeof(Scalar);
+  const auto b1 = b0 + static_cast<std::uintptr_t>(nb) * sizeof(Scalar);
+  return na > 0 && nb > 0 && a0 < b1 && b0 < a1;
+}
+
+/// Joints per pass of pd_jiminy_contiguous (its scratch arrays live on the stack).
+constexpr Eigen::Index kPdJiminyChunk = 64;
+
+/// One chunk (m <= kPdJiminyChunk joints) of the jiminy-mode PD update over plain arrays: for
+/// each joint the branch-free fast ZOH step (zoh_joint_jiminy_try_fast) and the PD effort, written
+/// unconditionally to state and out. flag[i] = 1 where the joint must be redone by the scalar pass
+/// (the fast step was not certain, or the effort is not finite: out must be held), 0 elsewhere;
+/// saved[i] holds the previous p, v and out of the flagged joints (0 elsewhere).
+/// Everything is straight-line code and the pointers are restrict (no two overlap where one is
+/// written), so GCC vectorises the loop. What stops it (GCC 12, checked with -fopt-info-vec):
+/// conditional stores (out[i] = c ? x : out[i] is one), any select that lets it thread the loop
+/// into branches holding FP operations (they may trap), bool -> integer conversions of FP compare
+/// masks, and an OR of the flags in the loop (it becomes a conditional reduction); hence Scalar
+/// flags, ORed afterwards. The saves are selects, not copies, so that GCC does not split them out
+/// as memcpy calls (rep movs, slow to start for a chunk this short).
+template <typename Scalar>
+struct PdJiminySaved {
+  Scalar p[kPdJiminyChunk];
+  Scalar w[kPdJiminyChunk];
+  Scalar out[kPdJiminyChunk];
+  Scalar flag[kPdJiminyChunk];
+};
+
+template <typename Scalar>
+inline void pd_jiminy_chunk(Eigen::Index m, Scalar dt, const Scalar* __restrict p_min,
+                            const Scalar* __restrict v_min, const Scalar* __restrict a_min,
+                            const Scalar* __restrict p_max, const Scalar* __restrict v_max,
+                            const Scalar* __restrict a_max, const Scalar* __restrict inverse,
+                            const Scalar* __restrict kp, const Scalar* __restrict kd,
+                            const Scalar* __restrict limit, const Scalar* __restrict q,
+                            const Scalar* __restrict v, const Scalar* __restrict target,
+                            Scalar* __restrict p, Scalar* __restrict w, Scalar* __restrict a,
+                            Scalar* __restrict out,
+                            PdJiminySaved<Scalar>* __restrict saved) noexcept {
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const Scalar p0 = p[i];
+    const Scalar w0 = w[i];
+    const Scalar out0 = out[i];
+    Scalar p1, w1, a1;
+    const bool certain = zoh_joint_jiminy_try_fast(
+        p0, w0, target[i],
+        JointStateBounds<Scalar>{p_min[i], v_min[i], a_min[i], p_max[i], v_max[i], a_max[i]}, dt,
+        inverse[i], p1, w1, a1);
+    const Scalar effort = clip(kp[i] * ((p1 - q[i]) + kd[i] * (w1 - v[i])), -limit[i], limit[i]);
+    const bool done = certain & (std::fabs(effort) <= kMax);
+    p[i] = p1;
+    w[i] = w1;
+    a[i] = a1;
+    out[i] = effort;
+    saved->p[i] = done ? Scalar(0) : p0;
+    saved->w[i] = done ? Scalar(0) : w0;
+    saved->out[i] = done ? Scalar(0) : out0;
+    saved->flag[i] = done ? Scalar(0) : Scalar(1);
+  }
+}
+
+/// True when some flag[0..m) is nonzero (an OR of their bits: vectorised, no branch per entry).
+template <typename Scalar>
+inline bool any_flag_set(const Scalar* flag, Eigen::Index m) noexcept {
+  using Bits = std::conditional_t<sizeof(Scalar) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(Bits) == sizeof(Scalar), "any_flag_set: float or double");
+  Bits any = 0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    Bits bits;
+    std::memcpy(&bits, flag + i, sizeof(Bits));
+    any |= bits;
+  }
+  return any != 0;
+}
+
+/// The jiminy-mode PD update over plain arrays (see PdController::update), in chunks of
+/// kPdJiminyChunk joints: pd_jiminy_chunk, then for the joints it flagged the previous p, v and out
+/// back, zoh_joint_jiminy and pd_joint_effort. Returns true when some effort overflowed (its out
+/// entry is held). FixedN (a compile-time joint count, or Dynamic) lets a fixed-size block's loop
+/// be compiled for its exact trip count.
+template <int FixedN, typename Scalar>
+inline bool pd_jiminy_contiguous(Eigen::Index n_runtime, Scalar dt, const Scalar* p_min,
+                                 const Scalar* v_min, const Scalar* a_min, const Scalar* p_max,
+                                 const Scalar* v_max, const Scalar* a_max, const Scalar* inverse,
+                                 const Scalar* kp, const Scalar* kd, const Scalar* limit,
+                                 const Scalar* q, const Scalar* v, const Scalar* target, Scalar* p,
+                                 Scalar* w, Scalar* a, Scalar* out) noexcept {
+  const Eigen::Index n = (FixedN == Dynamic) ? n_runtime : Eigen::Index(FixedN);
+  PdJiminySaved<Scalar> saved;
+  bool overflow = false;
+  for (Eigen::Index base = 0; base < n; base += kPdJiminyChunk) {
+    const Eigen::Index m = (n - base < kPdJiminyChunk) ? n - base : kPdJiminyChunk;
+    pd_jiminy_chunk(m, dt, p_min + base, v_min + base, a_min + base, p_max + base, v_max + base,
+                    a_max + base, inverse + base, kp + base, kd + base, limit + base, q + base,
+                    v + base, target + base, p + base, w + base, a + base, out + base, &saved);
+    if (!any_flag_set(saved.flag, m)) continue;
+    for (Eigen::Index i = 0; i < m; ++i) {
+      if (saved.flag[i] == Scalar(0)) continue;
+      const Eigen::Index j = base + i;
+      p[j] = saved.p[i];
+      w[j] = saved.w[i];
+      a[j] = target[j];
+      out[j] = saved.out[i];
+      zoh_joint_jiminy(p[j], w[j], a[j],
+                       JointStateBounds<Scalar>{p_min[j], v_min[j], a_min[j], p_max[j], v_max[j],
+                                                a_max[j]},
+                       dt);
+      if (!pd_joint_effort(p[j], w[j], q[j], v[j], kp[j], kd[j], limit[j], out[j]))
+        overflow = true;
+    }
+  }
+  return overflow;
 }
 
 /// Validates PD gains and effort limits: finite kp >= 0, finite kd >= 0, limit >= 0 (may be +inf).
@@ -248,6 +425,8 @@ class PdController {
     settings_.kd.setZero(n);
     settings_.effort_limit.setZero(n);
     state_.setZero(3, n);
+    fast_inverse_.resize(n);
+    refresh_fast_inverse();
   }
 
   /// Number of joints.
@@ -271,6 +450,7 @@ class PdController {
         !(settings.control_dt >= Scalar(CLAW_MIN_TIME_STEP)))
       return Status::InvalidParameter;
     settings_ = settings;
+    refresh_fast_inverse();
     clip_command_state_into_bounds();
     return Status::Ok;
   }
@@ -319,6 +499,10 @@ class PdController {
   /// One control period: a* <- target_acceleration, integrate S over control_dt, PD effort into out.
   /// NonFiniteInput (nothing touched, out held) when q, v or the target holds NaN/Inf;
   /// NumericalOverflow when huge finite inputs overflow an effort (that joint's out is held).
+  /// Jiminy mode runs detail::zoh_joint_jiminy_fast (bit-identical to zoh_joint_jiminy, one division
+  /// per joint in the common case); when q, v, the target and out are unit-stride vectors and out
+  /// shares no memory with the others or the command state, through a vectorisable loop over plain
+  /// arrays (detail::pd_jiminy_contiguous), else joint by joint.
   template <typename DQ, typename DV, typename DA, typename DOut>
   Status update(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                 const Eigen::MatrixBase<DA>& target_acceleration,
@@ -326,8 +510,7 @@ class PdController {
     CLAW_ASSERT(q.size() == size() && v.size() == size() && target_acceleration.size() == size() &&
                     out.size() == size(),
                 "PdController::update: vectors must have one entry per joint");
-    if (!all_finite(q) || !all_finite(v) || !all_finite(target_acceleration))
-      return Status::NonFiniteInput;
+    if (!detail::vectors_all_finite(q, v, target_acceleration)) return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     const Scalar dt = settings_.control_dt;
     const auto& lo = settings_.bounds.lower;
@@ -338,12 +521,29 @@ class PdController {
     Status status = Status::Ok;
     const Eigen::Index n = size();
     if (settings_.mode == ZohMode::JiminyCompatible) {
+      if constexpr (detail::kJiminyFastSupported<Scalar> && detail::has_direct_access<DQ>() &&
+                    detail::has_direct_access<DV>() &&
+                    detail::has_direct_access<DA>() && detail::has_direct_access<DOut>() &&
+                    (int(DOut::Flags) & Eigen::LvalueBit) != 0) {
+        if (n > 0 && contiguous_and_unaliased(q, v, target_acceleration, effort)) {
+          const bool overflow = detail::pd_jiminy_contiguous<N_>(
+              n, dt, lo.row(kPosition).data(), lo.row(kVelocity).data(),
+              lo.row(kAcceleration).data(), hi.row(kPosition).data(), hi.row(kVelocity).data(),
+              hi.row(kAcceleration).data(), fast_inverse_.data(), kp.data(), kd.data(),
+              limit.data(), q.derived().data(), v.derived().data(),
+              target_acceleration.derived().data(), state_.row(kPosition).data(),
+              state_.row(kVelocity).data(), state_.row(kAcceleration).data(),
+              effort.derived().data());
+          return overflow ? Status::NumericalOverflow : Status::Ok;
+        }
+      }
       for (Eigen::Index j = 0; j < n; ++j) {
         Scalar& p = state_(kPosition, j);
         Scalar& w = state_(kVelocity, j);
         Scalar& a = state_(kAcceleration, j);
         a = target_acceleration.coeff(j);
-        detail::zoh_joint_jiminy(p, w, a, detail::joint_bounds(lo, hi, j), dt);
+        detail::zoh_joint_jiminy_fast(p, w, a, detail::joint_bounds(lo, hi, j), dt,
+                                      fast_inverse_.coeff(j));
         if (!detail::pd_joint_effort(p, w, q.coeff(j), v.coeff(j), kp.coeff(j), kd.coeff(j),
                                      limit.coeff(j), effort.coeffRef(j)))
           status = Status::NumericalOverflow;
@@ -398,6 +598,31 @@ class PdController {
   const Settings& settings() const noexcept { return settings_; }
 
  private:
+  /// Whether update() may run over plain arrays: q, v, target and out unit-stride, and out sharing
+  /// no memory with q, v, target or the command state (which it would write while they are read).
+  template <typename DQ, typename DV, typename DA, typename DOut>
+  bool contiguous_and_unaliased(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
+                                const Eigen::MatrixBase<DA>& target,
+                                const Eigen::MatrixBase<DOut>& out) const noexcept {
+    if (!detail::is_unit_stride(q) || !detail::is_unit_stride(v) || !detail::is_unit_stride(target) ||
+        !detail::is_unit_stride(out))
+      return false;
+    const Eigen::Index n = size();
+    const Scalar* o = out.derived().data();
+    const Scalar* s = state_.data();
+    for (const Scalar* input : {q.derived().data(), v.derived().data(), target.derived().data()})
+      if (detail::spans_overlap(o, n, input, n) || detail::spans_overlap(s, 3 * n, input, n))
+        return false;
+    return !detail::spans_overlap(o, n, s, 3 * n);
+  }
+
+  /// detail::jiminy_fast_inverse of every joint, for zoh_joint_jiminy_fast (bounds or dt changed).
+  void refresh_fast_inverse() noexcept {
+    for (Eigen::Index j = 0; j < size(); ++j)
+      fast_inverse_(j) = detail::jiminy_fast_inverse(settings_.bounds.upper(kAcceleration, j),
+                                                     settings_.control_dt);
+  }
+
   void clip_command_state_into_bounds() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j)
       for (int row : {int(kPosition), int(kVelocity)})
@@ -407,6 +632,7 @@ class PdController {
 
   Settings settings_;
   StateType state_;
+  VectorType fast_inverse_;  ///< jiminy_fast_inverse(amax_j, control_dt), one per joint
 };
 
 using PdController7d = PdController<double, 7>;

@@ -109,6 +109,141 @@ inline void zoh_joint_jiminy(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
   p = p + dt * v_new;
 }
 
+/// Whether zoh_joint_jiminy_fast has a fast path for Scalar: IEEE 754 binary32 and binary64, the
+/// types its error analysis and tests cover. Others (long double, custom scalars) always take
+/// zoh_joint_jiminy.
+template <typename Scalar>
+constexpr bool kJiminyFastSupported =
+    std::numeric_limits<Scalar>::is_iec559 && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8);
+
+/// Constants of the fast jiminy kernel, from the unit roundoff u = eps / 2 of Scalar.
+template <typename Scalar>
+struct JiminyFastConstants {
+  static constexpr Scalar kU = std::numeric_limits<Scalar>::epsilon() / Scalar(2);
+  /// 2^(digits - 1): below it, for y >= 0.5, y - 0.5, y - floor(y) and 1 - (y - floor(y)) are exact
+  /// and (y - 0.5) + 2^(digits-1) rounds to an integer.
+  static constexpr Scalar kIntegerLimit =
+      Scalar(std::uint64_t(1) << (std::numeric_limits<Scalar>::digits - 1));
+  static constexpr Scalar kHorizonMargin = Scalar(16) * kU;
+  static constexpr Scalar kOneMinus8U = Scalar(1) - Scalar(8) * kU;  // exact
+  static constexpr Scalar kMinNormal = std::numeric_limits<Scalar>::min();
+  static constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  static constexpr Scalar kQuarterMax = kMax / Scalar(4);
+  static constexpr Scalar kInf = std::numeric_limits<Scalar>::infinity();
+  /// Smallest fl(amax dt) the fast path takes: its square and any v^2 above it stay normal.
+  static constexpr Scalar kMinProduct = sizeof(Scalar) >= 8 ? Scalar(0x1p-500) : Scalar(0x1p-60);
+};
+
+/// The per-joint constant of zoh_joint_jiminy_fast: 1 / fl(amax dt) where the fast path's error
+/// analysis holds (amax > 0, dt in [2^-40, 2^40], fl(amax dt) in [kMinProduct, max] and its inverse
+/// normal), 0 for amax = +inf (then |v0| / amax = 0 exactly), NaN otherwise: every call with NaN
+/// takes the exact path.
+template <typename Scalar>
+inline Scalar jiminy_fast_inverse(Scalar a_max, Scalar dt) noexcept {
+  const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
+  if constexpr (!kJiminyFastSupported<Scalar>) {
+    (void)a_max;
+    (void)dt;
+    return nan;  // unused: zoh_joint_jiminy_fast takes the exact path for such types
+  } else {
+    using C = JiminyFastConstants<Scalar>;
+    if (!(dt >= Scalar(0x1p-40) && dt <= Scalar(0x1p40)) || !(a_max > Scalar(0))) return nan;
+    if (a_max == C::kInf) return Scalar(0);
+    const Scalar product = a_max * dt;
+    if (!(product >= C::kMinProduct && product <= C::kMax)) return nan;
+    const Scalar inverse = Scalar(1) / product;
+    return (inverse >= C::kMinNormal) ? inverse : nan;
+  }
+}
+
+/// The branch-free part of zoh_joint_jiminy_fast. Computes gym_jiminy's step from p, v0, a_in
+/// (the command acceleration) into p_out, v_out, a_out and returns true when every data-dependent
+/// decision of zoh_joint_jiminy is certain; the outputs are then bit-identical to it. When it
+/// returns false the outputs are meaningless and the caller must run zoh_joint_jiminy.
+/// `inverse` is jiminy_fast_inverse(b.a_max, dt); NaN makes it return false. Where it is not NaN,
+/// amax > 0 and dt >= 2^-40. Each decision is exact by construction (u = eps / 2, fl() rounding to
+/// nearest, the claims hold in every binade; tests/test_zoh_fast.cpp checks them adversarially):
+///  - Horizon count k = trunc(s), s = fl(fl(|v0| / amax) / dt). y = fl(|v0| inverse) is
+///    x = |v0| / (amax dt) within 3.01u x, s is within 2.01u x, so |s - y| < 5.1u y. k = floor(y)
+///    is ((y - 0.5) + L) - L (L = 2^(digits-1); y - 0.5 exact), and with frac = y - k it is certain
+///    when min(frac, 1 - frac) >= fl(16u y): for 0.5 <= y < L both are exact and s lies strictly
+///    between k and k + 1; for y < 0.5, k = 0 and s < 1 (y = 0 passes: s = 0); an integer y, or any
+///    y >= L (frac is then an integer), fails. (A subnormal fl(|v0| / amax) or y means x below
+///    min_normal 2^40 (dt >= 2^-40): k = 0 in both, and y < 0.5 passes.)
+///  - v3 = clip(v2, dmin / h, dmax / h), h >= dt > 0: no margin is needed, rounding being monotone.
+///    t = fl(v2 h) > dmin implies v2 h > dmin (were v2 h <= dmin, fl(v2 h) <= fl(dmin) = dmin), so
+///    v2 > dmin / h, so v2 >= fl(dmin / h) (v2 is a float): the lower clip leaves v2 alone. The same
+///    for t < dmax. Infinite deltas need no special case; NaN ones fail. Both: v3 = v2.
+///  - When |v3| > fl(dt amax) (then amax finite, |v3| > kMinProduct, fl(v3 v3) normal): for v3 > 0
+///    lo = -fl(max(r, dt) amax) <= -fl(dt amax) <= 0 < v3 (or NaN), so the lower clip never binds;
+///    hi = fl(max(fl(dmax / v3), dt) amax) >= v3 when dmax amax (1 - u) >= v3^2, which
+///    fl(v3 v3) <= fl(fl(dmax amax) (1 - 8u)) gives ((1+u)^2 (1-8u) / (1-u) < 1 - u) when
+///    fl(dmax amax) is finite, and fl(v3 v3) <= max / 4 gives when it overflows (dmax = +inf
+///    included). Symmetric for v3 < 0 with -dmin.
+/// The drift is added unconditionally (see below). Everything else is the reference's arithmetic
+/// in its order: a = (v3 - v0) / dt is its one division. It is written without branches and with
+/// only selects GCC if-converts (see pd_jiminy_chunk), so a loop over joints vectorises.
+template <typename Scalar>
+inline bool zoh_joint_jiminy_try_fast(Scalar p, Scalar v0, Scalar a_in,
+                                      const JointStateBounds<Scalar>& b, Scalar dt, Scalar inverse,
+                                      Scalar& p_out, Scalar& v_out, Scalar& a_out) noexcept {
+  static_assert(kJiminyFastSupported<Scalar>, "zoh_joint_jiminy_try_fast: float or double only");
+  using C = JiminyFastConstants<Scalar>;
+  const Scalar a = clip(a_in, b.a_min, b.a_max);
+  const Scalar v2 = clip(v0 + a * dt, b.v_min, b.v_max);
+  // Horizon count. No select or min on y: GCC threads the loop on one into branches it can then
+  // not vectorise. For y >= L, k is garbage, and so is all that follows, but k_certain is false.
+  const Scalar y = std::fabs(v0) * inverse;
+  const Scalar k = ((y - Scalar(0.5)) + C::kIntegerLimit) - C::kIntegerLimit;
+  const Scalar frac = y - k;
+  const Scalar one_minus_frac = Scalar(1) - frac;
+  const Scalar distance = (one_minus_frac < frac) ? one_minus_frac : frac;
+  const bool k_certain = distance >= C::kHorizonMargin * y;
+  const Scalar k_dt = k * dt;
+  const Scalar horizon = (k_dt < dt) ? dt : k_dt;  // max(k dt, dt)
+  // The reference adds the drift only when horizon > dt; otherwise horizon - dt = 0 and the drift
+  // here is +0 (amax > 0; +inf is replaced by max, which changes nothing when horizon > dt, as
+  // then amax is finite), so the deltas are the reference's up to the sign of a zero, to which
+  // the checks below are blind.
+  const Scalar a_max_finite = (b.a_max < C::kMax) ? b.a_max : C::kMax;  // minpd's operand order
+  const Scalar drift = Scalar(0.5) * (horizon * (horizon - dt)) * a_max_finite;
+  const Scalar delta_min = (b.p_min - p) - drift;
+  const Scalar delta_max = (b.p_max - p) + drift;
+  // Position clip v3 = clip(v2, delta_min / h, delta_max / h) leaves v2 alone.
+  const Scalar t = v2 * horizon;
+  const bool clip_free = (t > delta_min) & (t < delta_max);
+  const Scalar v3 = v2;
+  // Cancellability clip, when |v3| > dt amax: the bound on the side v3 moves toward leaves it alone.
+  const bool cancel_active = std::fabs(v3) > dt * b.a_max;
+  const Scalar room = (v3 > Scalar(0)) ? delta_max : -delta_min;
+  const Scalar v3_squared = v3 * v3;
+  const bool cancel_free = (v3_squared <= C::kQuarterMax) &
+                           (v3_squared <= (room * b.a_max) * C::kOneMinus8U);
+  a_out = (v3 - v0) / dt;
+  v_out = v3;
+  p_out = p + dt * v3;
+  return k_certain & clip_free & (!cancel_active | cancel_free);
+}
+
+/// zoh_joint_jiminy, bit for bit, with one division per joint in the common case: the horizon
+/// count and the three clips are decided without dividing when the decision is certain
+/// (zoh_joint_jiminy_try_fast), and by zoh_joint_jiminy itself otherwise.
+/// `inverse` must be jiminy_fast_inverse(b.a_max, dt) (NaN there sends every call to the exact path).
+template <typename Scalar>
+inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
+                                  Scalar dt, Scalar inverse) noexcept {
+  if constexpr (kJiminyFastSupported<Scalar>) {
+    Scalar p_new, v_new, a_new;
+    if (zoh_joint_jiminy_try_fast(p, v, a, b, dt, inverse, p_new, v_new, a_new)) {
+      p = p_new;
+      v = v_new;
+      a = a_new;
+      return;
+    }
+  }
+  zoh_joint_jiminy(p, v, a, b, dt);
+}
+
 /// Largest speed w >= 0 from which braking at deceleration `decel` (> 0) with semi-implicit Euler
 /// steps of `dt` travels at most `margin`, counting the step that reaches w:
 ///   f(w) = dt * sum_{j=0..n} (w - j decel dt) <= margin,  n = floor(w / (decel dt)).
