@@ -82,6 +82,12 @@ constexpr Scalar default_qp_feasibility_tolerance() noexcept {
   return sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-12);
 }
 
+/// Default infeasibility tolerance: 1e-9 for double (and wider), 1e-4 for float.
+template <typename Scalar>
+constexpr Scalar default_qp_infeasibility_tolerance() noexcept {
+  return sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
+}
+
 /// Settings of a QpSolver.
 template <typename Scalar>
 struct QpSettings {
@@ -91,9 +97,18 @@ struct QpSettings {
   /// A constraint counts as violated when its distance to the feasible side, measured along the
   /// row's unit normal (b - a'x) / ||a|| (simple bounds: lb - x), exceeds
   /// feasibility_tolerance (1 + ||x||_inf). The solve ends when no constraint is violated in this
-  /// sense. An equality row found linearly dependent on other equalities must hold within the same
-  /// tolerance or the problem is Infeasible. Finite, >= 0.
+  /// sense. Finite, >= 0.
   Scalar feasibility_tolerance = default_qp_feasibility_tolerance<Scalar>();
+  /// When a violated constraint is linearly dependent on the working set W and no multiplier of W
+  /// can make room for it, its violation at x equals (in exact arithmetic) its violation at every
+  /// point that satisfies W: the problem is Infeasible when that violation, measured as for
+  /// feasibility_tolerance, exceeds infeasibility_tolerance (1 + ||x||_inf). Below, it is rounding
+  /// at a degenerate vertex (many constraints through one point, ill-conditioned Q or W): the
+  /// constraint is set aside until W changes, so an Ok point may violate a constraint by up to
+  /// this much (see QpResiduals::primal). An equality row linearly dependent on the other
+  /// equalities must hold within the same tolerance, or the problem is Infeasible.
+  /// Finite, >= feasibility_tolerance.
+  Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
   /// times ||L^-1 n||: it is then not added to the factorisation (a pure dual step, or Infeasible,
@@ -106,8 +121,9 @@ struct QpSettings {
   /// InvalidParameter when max_iterations < 0 or a tolerance is negative or not finite.
   Status validate() const noexcept {
     if (max_iterations < 0) return Status::InvalidParameter;
-    for (Scalar t : {feasibility_tolerance, dependence_tolerance})
+    for (Scalar t : {feasibility_tolerance, infeasibility_tolerance, dependence_tolerance})
       if (!std::isfinite(t) || t < Scalar(0)) return Status::InvalidParameter;
+    if (infeasibility_tolerance < feasibility_tolerance) return Status::InvalidParameter;
     return Status::Ok;
   }
 };
@@ -169,9 +185,12 @@ struct QpResult {
 /// leaves W. Each iteration adds the most violated constraint (distance along its unit normal),
 /// moving x and the multipliers along the primal and dual directions, dropping any inequality whose
 /// multiplier would turn negative first; x is always the minimiser over W with dual-feasible
-/// multipliers, so the first x that violates nothing is the solution. Equalities enter W first and
+/// multipliers, so the first x that violates nothing is the solution (x and the multipliers are
+/// then computed once more from W directly, free of the rounding the steps accumulated, and the
+/// test is repeated on that point, which is the one returned). Equalities enter W first and
 /// never leave; a constraint that cannot enter W (linearly dependent on it) and that no multiplier
-/// can make room for proves the problem Infeasible. Simple bounds are cheap: their normal is a unit
+/// can make room for proves the problem Infeasible (unless its violation is at rounding level,
+/// see QpSettings::infeasibility_tolerance). Simple bounds are cheap: their normal is a unit
 /// vector, so J'n is a row of J and their violation costs O(1).
 ///
 /// Warm start: solve(..., guess) starts from the working set W0 made of every equality, then every
@@ -239,6 +258,7 @@ class QpSolver {
     result_.iterations = 0;
     result_.status = Status::InvalidProblem;
     q_size_ = 0;
+    set_aside_ = 0;
     has_hessian_ = false;
     has_constraints_ = (m == 0);
     factor_valid_ = false;
@@ -393,6 +413,7 @@ class QpSolver {
 
     int iterations = 0;
     const Status status = iterate(iterations);
+    restore_set_aside();
     result_.iterations = iterations;
     write_active_set();
     result_.status = status;
@@ -439,6 +460,7 @@ class QpSolver {
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
   /// to W with multiplier u: rotates d_'s tail into position q and J's columns alike.
   void append(Index c, int sign, bool equality, Index end, Scalar u) noexcept {
+    restore_set_aside();
     const Index q = q_size_;
     for (Index k = end - 1; k > q; --k) {
       if (d_.coeff(k) == Scalar(0)) continue;
@@ -468,6 +490,7 @@ class QpSolver {
   /// Removes position k from W: shifts R's columns left and restores its triangle by rotations
   /// of rows (k, k+1), (k+1, k+2), ... applied to J's columns alike.
   void remove(Index k) noexcept {
+    restore_set_aside();
     const Index q = q_size_;
     in_w_.coeffRef(w_index_.coeff(k)) = 0;
     for (Index col = k; col + 1 < q; ++col) {
@@ -569,9 +592,19 @@ class QpSolver {
     solve_r(work2_, u_);
   }
 
-  Scalar threshold() const noexcept {
+  /// tolerance (1 + ||x||_inf).
+  Scalar threshold(Scalar tolerance) const noexcept {
     const Scalar x_norm = n_ > 0 ? x_.cwiseAbs().maxCoeff() : Scalar(0);
-    return settings_.feasibility_tolerance * (Scalar(1) + x_norm);
+    return tolerance * (Scalar(1) + x_norm);
+  }
+
+  /// Constraints set aside at a degenerate vertex (in_w_ == 2) come back once W changes.
+  void restore_set_aside() noexcept {
+    if (set_aside_ == 0) return;
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c)
+      if (in_w_.coeff(c) == 2) in_w_.coeffRef(c) = 0;
+    set_aside_ = 0;
   }
 
   void update_ax() noexcept {
@@ -587,7 +620,7 @@ class QpSolver {
     // Equalities left out of W as dependent must hold at x (they are implied by W's equalities).
     const Index total = n_ + m_;
     {
-      const Scalar tol = threshold();
+      const Scalar tol = threshold(settings_.infeasibility_tolerance);
       for (Index c = 0; c < total; ++c)
         if (is_equality(c) && in_w_.coeff(c) == 0 &&
             std::fabs(value(c) - lower(c)) * inv_norm(c) > tol)
@@ -610,14 +643,15 @@ class QpSolver {
     }
     update_ax();
 
+    bool fresh = true;  // x_ and u_ computed from W directly, not by steps
     for (;;) {
       // The most violated constraint (distance along its unit normal) outside W.
-      const Scalar tol = threshold();
-      Scalar worst = tol;
+      Scalar worst = threshold(settings_.feasibility_tolerance);
       Index p = -1;
       int sign = 0;
       const auto consider = [&](Index c, Scalar lo, Scalar hi, Scalar v, Scalar scale) {
-        if (in_w_.coeff(c) != 0 || lo == hi) return;  // in W, or an equality (in W or implied)
+        // In W (1), set aside (2), or an equality (in W or implied by W's equalities).
+        if (in_w_.coeff(c) != 0 || lo == hi) return;
         const Scalar below = (lo - v) * scale;
         const Scalar above = (v - hi) * scale;
         if (below > worst) {
@@ -635,7 +669,18 @@ class QpSolver {
         consider(i, lb_.coeff(i), ub_.coeff(i), x_.coeff(i), Scalar(1));
       for (Index i = 0; i < m_; ++i)
         consider(n_ + i, lba_.coeff(i), uba_.coeff(i), ax_.coeff(i), inv_norm_.coeff(i));
-      if (p < 0) return Status::Ok;
+      if (p < 0) {
+        if (fresh) return Status::Ok;
+        // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
+        // W (O(n^2)), which must pass the test as well.
+        compute_primal_dual();
+        for (Index k = 0; k < q_size_; ++k)
+          if (w_equality_.coeff(k) == 0 && u_.coeff(k) < Scalar(0)) u_.coeffRef(k) = Scalar(0);
+        update_ax();
+        fresh = true;
+        continue;
+      }
+      fresh = false;
 
       // s = sign a_p'x - b_p < 0; add p, taking partial steps (drops) until it enters W.
       Scalar s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
@@ -658,7 +703,28 @@ class QpSolver {
           }
         }
         const Scalar t_primal = is_dependent ? infinity<Scalar>() : -s / d2_norm2;
-        if (blocking < 0 && is_dependent) return Status::Infeasible;
+        if (blocking < 0 && is_dependent) {
+          // n_p = N r with r <= 0 on W's inequalities: every point satisfying W violates p by -s.
+          // x has drifted by rounding over the steps: s is measured again at the fresh minimiser
+          // over W (when no partial step for p moved x off it).
+          if (u_p == Scalar(0)) {
+            compute_primal_dual();
+            update_ax();
+            fresh = true;
+            s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
+          }
+          if (-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance))
+            return Status::Infeasible;
+          // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
+          for (Index k = 0; k < q_size_; ++k) {
+            Scalar uk = u_.coeff(k) + u_p * work2_.coeff(k);
+            if (w_equality_.coeff(k) == 0 && uk < Scalar(0)) uk = Scalar(0);
+            u_.coeffRef(k) = uk;
+          }
+          in_w_.coeffRef(p) = 2;
+          ++set_aside_;
+          break;
+        }
         if (iterations >= cap) return Status::MaxIterations;
         ++iterations;
         const bool full = !is_dependent && t_primal <= t_dual;
@@ -787,6 +853,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_equality_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
   Index q_size_ = 0;
+  Index set_aside_ = 0;  // constraints with in_w_ == 2
   bool has_hessian_ = false;
   bool has_constraints_ = false;
   bool factor_valid_ = false;
