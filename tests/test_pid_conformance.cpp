@@ -171,7 +171,7 @@ TEST_CASE("CoppeliaSim preset reproduces the default joint callback", "[conforma
     REQUIRE(errors.size() == c["expected_velocity"].size());
     for (std::size_t k = 0; k < errors.size(); ++k) {
       INFO("step " << k);
-      V1 velocity, force;
+      V1 velocity(0.0), force(0.0);
       REQUIRE(servo.update(V1(claw_test::to_double(errors[k])), velocity, force) == Status::Ok);
       REQUIRE(close(velocity(0), claw_test::to_double(c["expected_velocity"][k])));
       REQUIRE(close(force(0), claw_test::to_double(c["expected_force"][k])));
