@@ -202,9 +202,11 @@ struct QpResult {
 /// The answer is the same as a cold solve's (the minimiser is unique); only the path is shorter when
 /// the guess is close to the final active set. When `guess` equals this solver's last
 /// result().active_set and neither set_hessian() nor set_constraints() was called since, the last
-/// factorisation is reused as is (constraints whose bound became infinite leave W, rows that became
-/// equalities join it): no refactorisation at all, which is what repeated solves with a changing g
-/// and bounds want. Any guess is safe; a bad one only costs iterations.
+/// factorisation is reused as is (inequalities whose bound became infinite leave W, rows that
+/// became equalities join it, released equalities stay in W on their finite side until their
+/// multiplier drops them): no refactorisation at all, which is what repeated solves with a changing
+/// g and bounds (a homotopy, a branch and bound over bounds) want. Any guess is safe; a bad one only
+/// costs iterations.
 ///
 /// Sizes: N_ fixed (> 0), or Dynamic with MaxN_ > 0 (bounded, inline storage) or Dynamic (heap);
 /// likewise M_ / MaxM_ (M_ = 0 is allowed: bounds only). Dynamic storage is allocated by the
@@ -545,28 +547,68 @@ class QpSolver {
     }
   }
 
-  /// Adapts the last factorisation (W = result_.active_set) to the new bounds. False when it
-  /// cannot (an equality became an inequality, or a new equality is dependent on W): rebuild.
+  /// Adapts the last factorisation (W = result_.active_set) to the new bounds: an inequality whose
+  /// bound became infinite leaves W; a row that became an equality turns into one in W, or joins
+  /// W; an equality that became an inequality stays in W on its finite side (pointing the normal
+  /// that way is a sign change of R's column), to be dropped later if its multiplier says so.
+  /// A new equality dependent on W takes the place of the inequality of W it leans on most. False
+  /// when adapting is not possible (an equality released while another one is held out of W as
+  /// dependent): then W is rebuilt.
   bool reuse_factorisation() noexcept {
     const Index total = n_ + m_;
+    const auto was_equality = [&](Index c) {
+      return (c < n_ ? result_.active_set.bounds.coeff(c)
+                     : result_.active_set.constraints.coeff(c - n_)) ==
+             static_cast<std::int8_t>(QpActivity::Equality);
+    };
+    bool released = false, held_out = false;
     for (Index c = 0; c < total; ++c) {
-      const std::int8_t state =
-          c < n_ ? result_.active_set.bounds.coeff(c) : result_.active_set.constraints.coeff(c - n_);
-      if (state == static_cast<std::int8_t>(QpActivity::Equality) && !is_equality(c)) return false;
+      if (!was_equality(c)) continue;
+      released |= !is_equality(c);
+      held_out |= in_w_.coeff(c) == 0;
     }
+    if (released && held_out) return false;  // the held-out one may depend on the released one
     for (Index k = q_size_ - 1; k >= 0; --k) {
       const Index c = w_index_.coeff(k);
       if (is_equality(c)) {
         w_equality_.coeffRef(k) = 1;
-      } else if (!std::isfinite(w_sign_.coeff(k) > 0 ? lower(c) : upper(c))) {
+        continue;
+      }
+      const bool lower_finite = lower(c) > -infinity<Scalar>();
+      const bool upper_finite = upper(c) < infinity<Scalar>();
+      int sign = w_sign_.coeff(k);
+      if (w_equality_.coeff(k) != 0) {  // released: keep its finite side, lower first
+        w_equality_.coeffRef(k) = 0;
+        sign = lower_finite ? 1 : (upper_finite ? -1 : 0);
+      } else if (!(sign > 0 ? lower_finite : upper_finite)) {
+        sign = 0;
+      }
+      if (sign == 0) {
         remove(k);
+      } else if (sign != w_sign_.coeff(k)) {
+        w_sign_.coeffRef(k) = static_cast<std::int8_t>(sign);
+        for (Index i = 0; i <= k; ++i) r_.coeffRef(i, k) = -r_.coeff(i, k);
       }
     }
     for (Index c = 0; c < total; ++c) {
-      if (!is_equality(c) || in_w_.coeff(c) != 0) continue;
-      const std::int8_t state =
-          c < n_ ? result_.active_set.bounds.coeff(c) : result_.active_set.constraints.coeff(c - n_);
-      if (state == static_cast<std::int8_t>(QpActivity::Equality)) continue;  // dependent before
+      if (!is_equality(c) || in_w_.coeff(c) != 0 || was_equality(c)) continue;  // in W, or held out
+      if (try_append(c, 1, true)) continue;
+      // Its normal is N r: make room by dropping the inequality of W with the largest |r_k|;
+      // none (r on equalities only): it is held out, dependent on W's equalities, like a rebuild
+      // would do.
+      solve_r(d_, work2_);
+      Index widest = -1;
+      Scalar widest_r = Scalar(0), largest_r = Scalar(0);
+      for (Index k = 0; k < q_size_; ++k) {
+        const Scalar rk = std::fabs(work2_.coeff(k));
+        largest_r = rk > largest_r ? rk : largest_r;
+        if (w_equality_.coeff(k) == 0 && rk > widest_r) {
+          widest_r = rk;
+          widest = k;
+        }
+      }
+      if (widest < 0 || widest_r <= settings_.dependence_tolerance * largest_r) continue;
+      remove(widest);
       if (!try_append(c, 1, true)) return false;
     }
     return true;

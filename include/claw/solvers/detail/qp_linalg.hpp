@@ -57,17 +57,30 @@ void inverse_factor_reversed(const MatrixL& l, MatrixJ& j, Eigen::Index n) noexc
   }
 }
 
-/// Givens rotation G = [c s; -s c] with G [a; b] = [r; 0]. Returns r = sqrt(a^2 + b^2) >= 0 and
-/// writes c, s (c = 1, s = 0 when a = b = 0).
+/// Givens rotation G = [c s; -s c] with G [a; b] = [r; 0] and c^2 + s^2 = 1 to rounding. Returns
+/// r = sqrt(a^2 + b^2) >= 0 and writes c, s (c = 1, s = 0 when a = b = 0). The squares are formed
+/// directly only when max(|a|, |b|) keeps them normal floating-point numbers; otherwise a and b
+/// are scaled first: entries that should be zero often come as 1e-160 or less, and squares that
+/// underflow to subnormals would make G a non-orthogonal matrix that silently corrupts J.
 template <typename Scalar>
 inline Scalar make_givens(Scalar a, Scalar b, Scalar& c, Scalar& s) noexcept {
-  Scalar r = std::sqrt(a * a + b * b);
-  if (!(r <= std::numeric_limits<Scalar>::max()) || (r == Scalar(0) && (a != Scalar(0) || b != Scalar(0))))
-    r = std::hypot(a, b);  // over- or underflow of the squares: rare, exact enough
-  if (r == Scalar(0)) {
+  const Scalar abs_a = std::fabs(a);
+  const Scalar abs_b = std::fabs(b);
+  const Scalar largest = abs_a > abs_b ? abs_a : abs_b;
+  if (largest == Scalar(0)) {
     c = Scalar(1);
     s = Scalar(0);
-    return r;
+    return Scalar(0);
+  }
+  const Scalar small = std::sqrt(std::numeric_limits<Scalar>::min());
+  const Scalar big = std::sqrt(std::numeric_limits<Scalar>::max()) / Scalar(4);
+  Scalar r;
+  if (largest > small && largest < big) {
+    r = std::sqrt(a * a + b * b);
+  } else {
+    const Scalar as = a / largest;
+    const Scalar bs = b / largest;
+    r = largest * std::sqrt(as * as + bs * bs);
   }
   c = a / r;
   s = b / r;
