@@ -365,7 +365,7 @@ class Pid {
                     feedforward.size() == size() && q.size() == size() && v.size() == size() &&
                     out.size() == size(),
                 "Pid::update: vectors must have one entry per joint");
-    if (!all_finite(target) || !all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
+    if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
     if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
       return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);

@@ -836,11 +836,11 @@ class QpSolver {
       }
       bu += rhs(k) * u_.coeff(k);
     }
-    // With Q x + g = N u and N'x = b_W: 1/2 x'Qx + g'x = 1/2 (b_W'u + g'x).
-    result_.objective = Scalar(0.5) * (bu + g_.dot(x_));
     if (settings_.compute_residuals) {
-      compute_residuals();
+      compute_residuals();  // and the objective, directly
     } else {
+      // With Q x + g = N u and N'x = b_W: 1/2 x'Qx + g'x = 1/2 (b_W'u + g'x), O(n).
+      result_.objective = Scalar(0.5) * (bu + g_.dot(x_));
       result_.residuals = QpResiduals<Scalar>{};
     }
   }
@@ -849,6 +849,7 @@ class QpSolver {
     QpResiduals<Scalar>& res = result_.residuals;
     update_ax();
     work_.noalias() = q_ * x_;
+    result_.objective = Scalar(0.5) * x_.dot(work_) + g_.dot(x_);
     work_ += g_ - result_.bound_multipliers;
     if (m_ > 0) work_.noalias() -= a_.transpose() * result_.constraint_multipliers;
     res.stationarity = work_.cwiseAbs().maxCoeff();
