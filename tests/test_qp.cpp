@@ -490,6 +490,24 @@ TEST_CASE("QPs infeasible by 1e-6 are reported Infeasible", "[qp]") {
   }
 }
 
+TEST_CASE("residuals off: same answer, the objective from the multipliers", "[qp]") {
+  std::mt19937 rng(18);
+  claw::QpSettings<double> lean;
+  lean.compute_residuals = false;
+  for (int t = 0; t < 20; ++t) {
+    const Problem p = random_problem(rng, 9, 14, t % 3);
+    claw::QpSolverXd full(9, 14), fast(9, 14);
+    REQUIRE(fast.set_settings(lean) == Status::Ok);
+    const auto& rf = solve(full, p);
+    const auto& rl = solve(fast, p);
+    REQUIRE(rf.status == Status::Ok);
+    REQUIRE(rl.status == Status::Ok);
+    CHECK(rl.x == rf.x);
+    CHECK(std::isinf(rl.residuals.stationarity));
+    CHECK(std::abs(rl.objective - rf.objective) <= 1e-10 * (1 + std::abs(rf.objective)));
+  }
+}
+
 TEST_CASE("fixed, bounded and dynamic sizes give the same answer", "[qp]") {
   std::mt19937 rng(7);
   for (int t = 0; t < 10; ++t) {
