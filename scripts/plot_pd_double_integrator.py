@@ -5,8 +5,11 @@
 # Usage: /usr/bin/python3 scripts/plot_pd_double_integrator.py INPUT.csv OUTPUT.png
 # Needs only Debian's python3 and python3-matplotlib (the Agg backend: no display required).
 
-import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_common  # noqa: E402  (scripts/plot_common.py)
 
 import matplotlib
 
@@ -14,22 +17,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
 COLUMNS = ("t", "x", "v", "tau", "x_closed")
-
-
-def read_columns(path):
-    """Returns a dict column name -> list of floats from the example's CSV."""
-    with open(path, newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [name for name in COLUMNS if name not in (reader.fieldnames or [])]
-        if missing:
-            raise ValueError(f"{path}: missing column(s) {', '.join(missing)}")
-        data = {name: [] for name in COLUMNS}
-        for row in reader:
-            for name in COLUMNS:
-                data[name].append(float(row[name]))
-    if not data["t"]:
-        raise ValueError(f"{path}: no data rows")
-    return data
 
 
 def plot(data, png_path):
@@ -71,18 +58,5 @@ def plot(data, png_path):
     plt.close(fig)
 
 
-def main(argv):
-    if len(argv) != 3:
-        print(f"usage: {argv[0]} INPUT.csv OUTPUT.png", file=sys.stderr)
-        return 2
-    try:
-        data = read_columns(argv[1])
-    except (OSError, ValueError) as error:
-        print(f"plot_pd_double_integrator: {error}", file=sys.stderr)
-        return 1
-    plot(data, argv[2])
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(plot_common.run("plot_pd_double_integrator", COLUMNS, plot))
