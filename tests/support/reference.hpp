@@ -12,7 +12,7 @@ namespace claw_test {
 std::string reference_dir();
 
 /// Parses <reference_dir>/<family>/<file>; on a missing or unparsable file, fails the current
-/// test with the path (an empty array is returned so the caller's loop runs no case).
+/// test with the path. The top level is an array of cases or an object (e.g. {schema, instances}).
 nlohmann::json load_reference(const std::string& family, const std::string& file);
 
 /// A JSON number, or the strings "inf", "-inf", "DBL_MAX", "-DBL_MAX"; null gives `null_value`.

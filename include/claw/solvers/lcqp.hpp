@@ -1,0 +1,1172 @@
+// claw/solvers/lcqp.hpp: QPs with linear complementarity constraints (LCQPs) in LCQPow's form, solved
+// by a certified monotone-LCP path, branch and bound, or a penalty homotopy, without allocation.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/solvers/lcp.hpp"
+#include "claw/solvers/qp.hpp"
+
+namespace claw {
+
+/// An LCQP in LCQPow's dense form (n variables, nc rows of A, m complementarity pairs):
+///
+///   minimise 1/2 x'Qx + g'x
+///   subject to lbA <= A x <= ubA,  lb <= x <= ub,  lbL <= L x <= ubL,  lbR <= R x <= ubR,
+///              (L_i x - lbL_i) (R_i x - lbR_i) = 0  for every pair i,
+///
+/// i.e. 0 <= L x - lbL  perp  R x - lbR >= 0 plus the upper bounds. Q symmetric positive definite
+/// (the solver's convex subproblems need it; see LcqpSettings::hessian_regularisation). Infinite
+/// entries of lb/ub/lbA/ubA/ubL/ubR mean "no bound"; lbL and lbR must be finite.
+/// resize() sets every matrix to zero, lbL = lbR = 0 and every other bound to "none".
+/// Sizes: Max* > 0 give inline storage (no heap); Dynamic allocates in resize() only.
+template <typename Scalar_, int MaxN_ = Dynamic, int MaxC_ = Dynamic, int MaxP_ = Dynamic>
+struct LcqpProblem {
+  using Scalar = Scalar_;
+  using Index = Eigen::Index;
+  using MatrixQ = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN_, MaxN_>;
+  using MatrixA = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxC_, MaxN_>;
+  using MatrixLR = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxP_, MaxN_>;
+  using VectorN = Vector<Scalar, Dynamic, MaxN_>;
+  using VectorC = Vector<Scalar, Dynamic, MaxC_>;
+  using VectorP = Vector<Scalar, Dynamic, MaxP_>;
+
+  MatrixQ Q;
+  VectorN g, lb, ub;
+  MatrixA A;
+  VectorC lbA, ubA;
+  MatrixLR L, R;
+  VectorP lbL, ubL, lbR, ubR;
+
+  LcqpProblem() = default;
+  LcqpProblem(Index n, Index nc, Index m) { resize(n, nc, m); }
+
+  void resize(Index n, Index nc, Index m) {
+    const Scalar inf = infinity<Scalar>();
+    Q.setZero(n, n);
+    g.setZero(n);
+    lb.setConstant(n, -inf);
+    ub.setConstant(n, inf);
+    A.setZero(nc, n);
+    lbA.setConstant(nc, -inf);
+    ubA.setConstant(nc, inf);
+    L.setZero(m, n);
+    R.setZero(m, n);
+    lbL.setZero(m);
+    lbR.setZero(m);
+    ubL.setConstant(m, inf);
+    ubR.setConstant(m, inf);
+  }
+
+  Index num_variables() const noexcept { return Q.rows(); }
+  Index num_constraints() const noexcept { return A.rows(); }
+  Index num_pairs() const noexcept { return L.rows(); }
+};
+
+/// How the returned point was found.
+enum class LcqpPath : std::uint8_t {
+  None = 0,            ///< refused before any work
+  Monotone = 1,        ///< the monotone-LCP path (unique feasible point, certified)
+  BranchAndBound = 2,  ///< branch and bound over the pairs (certified when it finished)
+  PenaltyHomotopy = 3, ///< LCQPow's penalty homotopy, then a branch-QP polish and local pair flips
+};
+
+/// Stationarity type of the returned point (LCQPow's classification over the biactive pairs,
+/// where both L_i x - lbL_i and R_i x - lbR_i vanish, from the multipliers nu_L, nu_R of the final
+/// branch QP): S when every biactive pair has nu_L, nu_R >= 0; M when each has both > 0 or one
+/// = 0; C when each has nu_L nu_R >= 0; W otherwise. Unknown when no branch QP was solved
+/// (monotone path: there the feasible set is one point).
+enum class LcqpStationarity : std::uint8_t { Unknown = 0, W = 1, C = 2, M = 3, S = 4 };
+
+inline const char* to_string(LcqpStationarity s) noexcept {
+  switch (s) {
+    case LcqpStationarity::W: return "W";
+    case LcqpStationarity::C: return "C";
+    case LcqpStationarity::M: return "M";
+    case LcqpStationarity::S: return "S";
+    default: return "unknown";
+  }
+}
+
+/// Settings of an LcqpSolver. Defaults: LCQPow's options where they exist.
+template <typename Scalar>
+struct LcqpSettings {
+  /// Try the monotone-LCP path first (see LcqpSolver). It either certifies an answer or falls
+  /// through to the general paths.
+  bool use_monotone_path = true;
+  /// Branch and bound runs when the number of pairs m is at most this (its worst case is 2^m
+  /// QPs); above it, the penalty homotopy. 0 disables branch and bound.
+  int max_pairs_for_branch_and_bound = 24;
+  /// Hard cap on branch-and-bound nodes (one QP each). Reaching it returns the best point found,
+  /// not certified (or MaxIterations when none was found). > 0.
+  long max_nodes = 100000;
+  /// A node is pruned when its relaxation's objective >= incumbent - prune_tolerance max(1, |incumbent|).
+  Scalar prune_tolerance = sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-9);
+  /// Penalty homotopy (LCQPow's algorithm): initial penalty rho0, update factor, the largest
+  /// penalty, the total iteration cap, the stationarity tolerance on the penalised problem's
+  /// Lagrangian gradient (inf-norm) and the complementarity tolerance on
+  /// phi(x) = (Lx - lbL)'(Rx - lbR). LCQPow's defaults: 0.01, 2, 1e8, 1000, 1e6 eps, 1e3 eps.
+  Scalar initial_penalty = Scalar(0.01);
+  Scalar penalty_update_factor = Scalar(2);
+  Scalar max_penalty = Scalar(1e8);
+  int max_iterations = 1000;
+  Scalar stationarity_tolerance = Scalar(1e6) * std::numeric_limits<Scalar>::epsilon();
+  Scalar complementarity_tolerance = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon();
+  /// LCQPow's dynamic penalty rule: the penalty also rises when phi did not fall below
+  /// eta times each of the last `dynamic_penalty_window` values (0 disables it; at most 8).
+  int dynamic_penalty_window = 3;
+  Scalar dynamic_penalty_eta = Scalar(0.9);
+  /// After the homotopy: at most this many single-pair flips at biactive pairs whose multiplier
+  /// shows a descent direction (each one QP; each strictly lowers the objective).
+  int max_local_flips = 64;
+  /// A returned point must satisfy every bound and row within feasibility_tolerance (1 + |x|_inf),
+  /// and a pair counts as complementary when min(L_i x - lbL_i, R_i x - lbR_i) (each side divided
+  /// by its row's norm) is at most feasibility_tolerance (1 + |x|_inf).
+  Scalar feasibility_tolerance = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
+  /// Added to Q's diagonal for every subproblem (default 0).
+  Scalar hessian_regularisation = Scalar(0);
+  /// When Q (+ hessian_regularisation) does not factorise (positive semidefinite, or definite only
+  /// at rounding level), add delta I with delta = 1e-12, 1e-10 or 1e-8 (float: 1e-6, 1e-4) times
+  /// max(1, max_i Q_ii), the first that works (LcqpResult::regularisation reports it). The
+  /// subproblems then minimise the regularised objective; the reported objective uses Q. When
+  /// false, such a Q gives InvalidProblem.
+  bool auto_regularisation = true;
+  /// Settings of the convex subproblem solver.
+  QpSettings<Scalar> qp;
+
+  Status validate() const noexcept {
+    if (max_pairs_for_branch_and_bound < 0 || max_nodes <= 0 || max_iterations < 0 ||
+        max_local_flips < 0 || dynamic_penalty_window < 0 || dynamic_penalty_window > 8)
+      return Status::InvalidParameter;
+    for (Scalar t : {prune_tolerance, stationarity_tolerance, complementarity_tolerance,
+                     feasibility_tolerance, hessian_regularisation})
+      if (!std::isfinite(t) || t < Scalar(0)) return Status::InvalidParameter;
+    if (!(initial_penalty > Scalar(0)) || !(penalty_update_factor > Scalar(1)) ||
+        !(max_penalty >= initial_penalty) || !std::isfinite(max_penalty))
+      return Status::InvalidParameter;
+    if (!(dynamic_penalty_eta > Scalar(0)) || !(dynamic_penalty_eta < Scalar(1)))
+      return Status::InvalidParameter;
+    return qp.validate();
+  }
+};
+
+/// Residuals of the returned point, in the problem's units (+inf when not computed).
+template <typename Scalar>
+struct LcqpResiduals {
+  /// Largest violation of any bound or row: box, A, L and R (both sides).
+  Scalar primal = infinity<Scalar>();
+  /// Natural complementarity residual max_i |min(L_i x - lbL_i, R_i x - lbR_i)|.
+  Scalar complementarity = infinity<Scalar>();
+  /// ||Q x + g - (multipliers)||_inf of the final branch QP (each pair fixed on its active side);
+  /// +inf on the monotone path (it solves no QP).
+  Scalar stationarity = infinity<Scalar>();
+};
+
+/// What LcqpSolver::solve returns (a reference to the solver's own result).
+///  - Ok: x is feasible and complementary within LcqpSettings::feasibility_tolerance; objective
+///    1/2 x'Qx + g'x (the Q given, without regularisation); certified_global says whether x is
+///    proved a global minimiser (monotone path, or branch and bound that finished).
+///  - Infeasible: no point satisfies the constraints and the complementarity. Always certified
+///    (certified_global = true): by Lemke's ray or a box violation of the unique LCP point on the
+///    monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
+///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap) stopped
+///    without a feasible complementary point. Nothing is proved; x = 0.
+///  - NonFiniteInput, InvalidBounds, SizeMismatch, InvalidProblem (Q not positive definite),
+///    InvalidParameter: refused; x = 0.
+template <typename Scalar, int MaxN, int MaxP>
+struct LcqpResult {
+  Status status = Status::InvalidProblem;
+  Vector<Scalar, Dynamic, MaxN> x;
+  Scalar objective = Scalar(0);
+  bool certified_global = false;
+  LcqpPath path = LcqpPath::None;
+  LcqpStationarity stationarity = LcqpStationarity::Unknown;
+  /// Per pair: 0 when the L side is active (L_i x = lbL_i), 1 when the R side is, 2 when both.
+  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxP, 1> active;
+  LcqpResiduals<Scalar> residuals;
+  int qp_solves = 0;          ///< convex QPs solved
+  int homotopy_iterations = 0;///< penalty-homotopy inner iterations
+  long nodes = 0;             ///< branch-and-bound nodes
+  int lemke_pivots = 0;       ///< pivots of the monotone path
+  Scalar penalty = Scalar(0); ///< final homotopy penalty (0 on other paths)
+  Scalar regularisation = Scalar(0);  ///< delta added by LcqpSettings::auto_regularisation (0: none)
+};
+
+/// LCQP solver (see LcqpProblem for the form). Three paths, tried in this order:
+///
+/// 1. Monotone path (certified). It applies when one side of the pairs selects variables (each
+///    row of L, or of R, has one nonzero entry, positive, in distinct columns: lambda_i =
+///    L_i x - lbL_i), and the equality rows of A (lbA = ubA) determine the other n - m variables
+///    from lambda (exactly n - m of them, nonsingular on those variables). Then every x is affine in
+///    lambda, x = x0 + T lambda, and the other side is w = c + M lambda. When M = S D with S
+///    symmetric positive semidefinite and D positive diagonal (detected numerically: FLIQC's
+///    matrix when each P_i^inv is a positive multiple of P_i'), 0 <= lambda perp w >= 0 is the
+///    monotone LCP(c, S) in mu = D lambda: its w is unique, Lemke's method solves it or proves it
+///    infeasible with a ray, and lambda is unique when S restricted to the pairs with w_i = 0 is
+///    nonsingular. The unique complementary point is then the only feasible candidate: it is the
+///    global optimum if it satisfies the remaining bounds and rows, and proves infeasibility if
+///    not. When any condition fails the solver falls through.
+/// 2. Branch and bound (m <= max_pairs_for_branch_and_bound): depth-first over the pairs, each
+///    node a convex QP (the relaxation with some pairs fixed on one side, warm-started), branching
+///    on the most violated pair, the side closer to zero first; complementary relaxations are
+///    polished by fixing every pair on its active side. Certified when it finishes.
+/// 3. Penalty homotopy (larger m): LCQPow's method (zero-penalty QP first, then QPs with the
+///    penalty rho phi linearised in the gradient and Q constant, LCQPow's exact step on the
+///    quadratic merit, rho multiplied on stationarity or by the dynamic rule), then each pair is
+///    fixed on its active side and that branch QP is solved (exact complementarity), then pairs
+///    that are biactive with a multiplier showing a descent direction are flipped while the
+///    objective falls. Not certified.
+///
+/// The convex QPs are solved by QpSolver (Goldfarb-Idnani, factorisation of Q reused across all QPs
+/// of one solve). Sizes: MaxN, MaxC, MaxP > 0 give inline storage (no heap);
+/// Dynamic allocates in the constructor / reserve() only. solve() is noexcept and allocation-free.
+template <typename Scalar_, int MaxN_ = Dynamic, int MaxC_ = Dynamic, int MaxP_ = Dynamic>
+class LcqpSolver {
+ public:
+  using Scalar = Scalar_;
+  using Index = Eigen::Index;
+  using Problem = LcqpProblem<Scalar, MaxN_, MaxC_, MaxP_>;
+  using Settings = LcqpSettings<Scalar>;
+  using Result = LcqpResult<Scalar, MaxN_, MaxP_>;
+  static constexpr bool kBounded = MaxN_ != Dynamic && MaxC_ != Dynamic && MaxP_ != Dynamic;
+  static constexpr int kMaxRows = kBounded ? MaxC_ + 2 * MaxP_ : Dynamic;
+  using Qp = QpSolver<Scalar, Dynamic, Dynamic, MaxN_, kMaxRows>;
+  using VectorN = Vector<Scalar, Dynamic, MaxN_>;
+  using VectorP = Vector<Scalar, Dynamic, MaxP_>;
+  using VectorRows = Vector<Scalar, Dynamic, kMaxRows>;
+
+  /// Bounded sizes: ready for any problem within (MaxN, MaxC, MaxP). Dynamic: sized by reserve() or
+  /// by the first solve().
+  LcqpSolver() {
+    if constexpr (kBounded) reserve(MaxN_, MaxC_, MaxP_);
+  }
+  LcqpSolver(Index n, Index nc, Index m) { reserve(n, nc, m); }
+
+  /// Sizes the working storage for problems of n variables, nc rows and m pairs. With Dynamic sizes
+  /// this is where the solver allocates: solve() never allocates when the problem has the sizes of
+  /// the last reserve() or solve() (a problem of other sizes makes solve() call reserve() first).
+  /// With bounded sizes nothing is ever allocated (sizes above the bounds: SizeMismatch).
+  void reserve(Index n, Index nc, Index m) {
+    n_ = n;
+    nc_ = nc;
+    m_ = m;
+    qp_.reserve(n, nc + 2 * m);
+    lemke_.reserve(m);
+    q_reg_.resize(n, n);
+    rows_.resize(nc + 2 * m, n);
+    row_lo_.resize(nc + 2 * m);
+    row_hi_.resize(nc + 2 * m);
+    x_.resize(n);
+    xk_.resize(n);
+    p_.resize(n);
+    gk_.resize(n);
+    gphi_.resize(n);
+    tmp_n_.resize(n);
+    tmp2_n_.resize(n);
+    best_x_.resize(n);
+    lx_.resize(m);
+    rx_.resize(m);
+    lp_.resize(m);
+    rp_.resize(m);
+    fix_.resize(m);
+    best_fix_.resize(m);
+    best_fix_scratch_.resize(m);
+    stack_pair_.resize(m + 1);
+    stack_state_.resize(m + 1);
+    stack_bound_.resize(m + 1);
+    sel_col_.resize(m);
+    sel_scale_.resize(m);
+    free_col_.resize(n);
+    col_role_.resize(n);
+    lu_.resize(n, n + m + 1);
+    t_.resize(n, m);
+    x0_.resize(n);
+    mm_.resize(m, m);
+    ss_.resize(m, m);
+    cvec_.resize(m);
+    dvec_.resize(m);
+    mu_.resize(m);
+    w_.resize(m);
+    i0_.resize(m);
+    visited_.resize(m);
+    queue_.resize(m);
+    l_norm_.resize(m);
+    r_norm_.resize(m);
+    result_.x.resize(n);
+    result_.active.resize(m);
+  }
+
+  Status set_settings(const Settings& settings) noexcept {
+    const Status status = settings.validate();
+    if (status != Status::Ok) return status;
+    settings_ = settings;
+    return qp_.set_settings(settings.qp);
+  }
+  const Settings& settings() const noexcept { return settings_; }
+  const Result& result() const noexcept { return result_; }
+
+  /// Solves the problem. Refusals (x = 0, nothing else computed): SizeMismatch (inconsistent sizes,
+  /// n = 0, or above the bounded sizes), NonFiniteInput (NaN anywhere, an infinite Q, g, A, L or R entry, or an
+  /// infinite lbL/lbR), InvalidBounds (a lower bound above its upper bound, a lower bound of +inf
+  /// or an upper bound of -inf), InvalidProblem (Q + regularisation not positive definite when a
+  /// QP is needed). m = 0 is allowed: a plain QP.
+  const Result& solve(const Problem& problem) noexcept {
+    reset_result();
+    const Status input = check(problem);
+    if (input != Status::Ok) return refuse(input);
+    if (problem.num_variables() != n_ || problem.num_constraints() != nc_ ||
+        problem.num_pairs() != m_)
+      reserve(problem.num_variables(), problem.num_constraints(), problem.num_pairs());
+    for (Index i = 0; i < m_; ++i) {
+      l_norm_.coeffRef(i) = problem.L.row(i).norm();
+      r_norm_.coeffRef(i) = problem.R.row(i).norm();
+    }
+    if (settings_.use_monotone_path && m_ > 0) {
+      const MonotoneOutcome outcome = monotone_path(problem);
+      if (outcome != MonotoneOutcome::NotApplicable) return result_;
+    }
+    const Status setup = setup_qp(problem);
+    if (setup != Status::Ok) return refuse(setup);
+    if (static_cast<int>(m_) <= settings_.max_pairs_for_branch_and_bound) return branch_and_bound(problem);
+    return homotopy(problem);
+  }
+
+ private:
+  enum class MonotoneOutcome { NotApplicable, Done };
+  enum : std::int8_t { kFree = 0, kFixL = 1, kFixR = 2 };
+
+  // --- bookkeeping -----------------------------------------------------------------------------
+
+  void reset_result() noexcept {
+    result_.status = Status::InvalidProblem;
+    result_.objective = Scalar(0);
+    result_.certified_global = false;
+    result_.path = LcqpPath::None;
+    result_.stationarity = LcqpStationarity::Unknown;
+    result_.residuals = LcqpResiduals<Scalar>{};
+    result_.qp_solves = 0;
+    result_.homotopy_iterations = 0;
+    result_.nodes = 0;
+    result_.lemke_pivots = 0;
+    result_.penalty = Scalar(0);
+    result_.regularisation = Scalar(0);
+  }
+
+  const Result& refuse(Status status) noexcept {
+    result_.status = status;
+    result_.x.setZero();
+    result_.active.setZero();
+    result_.certified_global = false;
+    return result_;
+  }
+
+  const Result& infeasible(LcqpPath path) noexcept {
+    result_.status = Status::Infeasible;
+    result_.path = path;
+    result_.certified_global = true;
+    result_.x.setZero(n_);
+    result_.active.setZero(m_);
+    return result_;
+  }
+
+  static bool valid_interval(Scalar lo, Scalar hi) noexcept {
+    return lo <= hi && lo < infinity<Scalar>() && hi > -infinity<Scalar>();
+  }
+
+  Status check(const Problem& p) const noexcept {
+    const Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
+    if (p.Q.cols() != n || p.g.size() != n || p.lb.size() != n || p.ub.size() != n ||
+        p.A.cols() != n || p.lbA.size() != nc || p.ubA.size() != nc || p.L.cols() != n ||
+        p.R.rows() != m || p.R.cols() != n || p.lbL.size() != m || p.ubL.size() != m ||
+        p.lbR.size() != m || p.ubR.size() != m)
+      return Status::SizeMismatch;
+    if (n == 0) return Status::SizeMismatch;
+    if constexpr (kBounded) {
+      if (n > MaxN_ || nc > MaxC_ || m > MaxP_) return Status::SizeMismatch;
+    }
+    if (!all_finite(p.Q) || !all_finite(p.g) || !all_finite(p.A) || !all_finite(p.L) ||
+        !all_finite(p.R) || !all_finite(p.lbL) || !all_finite(p.lbR))
+      return Status::NonFiniteInput;
+    if (!none_nan(p.lb) || !none_nan(p.ub) || !none_nan(p.lbA) || !none_nan(p.ubA) ||
+        !none_nan(p.ubL) || !none_nan(p.ubR))
+      return Status::NonFiniteInput;
+    for (Index i = 0; i < n; ++i)
+      if (!valid_interval(p.lb.coeff(i), p.ub.coeff(i))) return Status::InvalidBounds;
+    for (Index i = 0; i < nc; ++i)
+      if (!valid_interval(p.lbA.coeff(i), p.ubA.coeff(i))) return Status::InvalidBounds;
+    for (Index i = 0; i < m; ++i)
+      if (!valid_interval(p.lbL.coeff(i), p.ubL.coeff(i)) ||
+          !valid_interval(p.lbR.coeff(i), p.ubR.coeff(i)))
+        return Status::InvalidBounds;
+    return Status::Ok;
+  }
+
+  Scalar objective(const Problem& p, const VectorN& x) noexcept {
+    tmp_n_.noalias() = p.Q * x;
+    return Scalar(0.5) * x.dot(tmp_n_) + p.g.dot(x);
+  }
+
+  Scalar feasibility_threshold(const VectorN& x) const noexcept {
+    return settings_.feasibility_tolerance * (Scalar(1) + x.template lpNorm<Eigen::Infinity>());
+  }
+
+  /// Largest violation of box, A, L and R bounds at x.
+  Scalar primal_violation(const Problem& p, const VectorN& x) const noexcept {
+    Scalar v = Scalar(0);
+    for (Index i = 0; i < n_; ++i) {
+      v = std::fmax(v, p.lb.coeff(i) - x.coeff(i));
+      v = std::fmax(v, x.coeff(i) - p.ub.coeff(i));
+    }
+    for (Index i = 0; i < nc_; ++i) {
+      const Scalar ax = p.A.row(i).dot(x);
+      v = std::fmax(v, p.lbA.coeff(i) - ax);
+      v = std::fmax(v, ax - p.ubA.coeff(i));
+    }
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar lx = p.L.row(i).dot(x);
+      const Scalar rx = p.R.row(i).dot(x);
+      v = std::fmax(v, std::fmax(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
+      v = std::fmax(v, std::fmax(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
+    }
+    return v;
+  }
+
+  Scalar natural_residual(const Problem& p, const VectorN& x) const noexcept {
+    Scalar v = Scalar(0);
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar a = p.L.row(i).dot(x) - p.lbL.coeff(i);
+      const Scalar b = p.R.row(i).dot(x) - p.lbR.coeff(i);
+      v = std::fmax(v, std::fabs(std::fmin(a, b)));
+    }
+    return v;
+  }
+
+  /// Fills result_ with an accepted point x (status Ok) and its residuals and sides.
+  void accept(const Problem& p, const VectorN& x, LcqpPath path, bool certified) noexcept {
+    result_.status = Status::Ok;
+    result_.path = path;
+    result_.certified_global = certified;
+    result_.x = x;
+    result_.objective = objective(p, x);
+    result_.residuals.primal = primal_violation(p, x);
+    result_.residuals.complementarity = natural_residual(p, x);
+    const Scalar tol = feasibility_threshold(x);
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar a = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / std::fmax(l_norm_.coeff(i), Scalar(1e-300));
+      const Scalar b = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / std::fmax(r_norm_.coeff(i), Scalar(1e-300));
+      const bool la = std::fabs(a) <= tol, ra = std::fabs(b) <= tol;
+      result_.active.coeffRef(i) = static_cast<std::int8_t>(la && ra ? 2 : (la || a <= b ? 0 : 1));
+    }
+  }
+
+  // --- 1. the monotone path --------------------------------------------------------------------
+
+  /// Tries the monotone path; Done when it wrote a certified result (Ok or Infeasible).
+  MonotoneOutcome monotone_path(const Problem& p) noexcept {
+    const Index n = n_, m = m_;
+    if (m > n) return MonotoneOutcome::NotApplicable;
+    // Which side selects variables? side 0: L, side 1: R.
+    int side = -1;
+    for (int s = 0; s < 2 && side < 0; ++s)
+      if (selects_variables(s == 0 ? p.L : p.R)) side = s;
+    if (side < 0) return MonotoneOutcome::NotApplicable;
+    const auto& oth = side == 0 ? p.R : p.L;
+    const auto& lb_sel = side == 0 ? p.lbL : p.lbR;
+    const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
+    // Equality rows must be exactly n - m and determine the free variables.
+    const Index ny = n - m;
+    Index eq = 0;
+    for (Index i = 0; i < nc_; ++i)
+      if (p.lbA.coeff(i) == p.ubA.coeff(i)) ++eq;
+    if (eq != ny) return MonotoneOutcome::NotApplicable;
+    Index k = 0;
+    for (Index j = 0; j < n; ++j)
+      if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
+    // Augmented system [E_y | E_lambda | b] (ny x (ny + m + 1)), eliminated with partial pivoting.
+    Index r = 0;
+    for (Index i = 0; i < nc_; ++i) {
+      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
+      for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
+      for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
+      lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
+      ++r;
+    }
+    if (ny > 0 && !eliminate(ny, ny + m + 1)) return MonotoneOutcome::NotApplicable;
+    // x = x0 + T lambda: selected columns x_j = (lambda_i + lb_sel_i) / a_i; free ones
+    // y = Y_b - Y_lambda x_sel.
+    x0_.setZero(n);
+    t_.setZero(n, m);
+    for (Index i = 0; i < m; ++i) {
+      const Index j = sel_col_.coeff(i);
+      const Scalar a = sel_scale_.coeff(i);
+      x0_.coeffRef(j) = lb_sel.coeff(i) / a;
+      t_.coeffRef(j, i) = Scalar(1) / a;
+    }
+    for (Index c = 0; c < ny; ++c) {
+      const Index j = free_col_.coeff(c);
+      Scalar v = lu_.coeff(c, ny + m);
+      for (Index i = 0; i < m; ++i) {
+        const Scalar yl = lu_.coeff(c, ny + i);
+        v -= yl * x0_.coeff(sel_col_.coeff(i));
+        t_.coeffRef(j, i) = -yl / sel_scale_.coeff(i);
+      }
+      x0_.coeffRef(j) = v;
+    }
+    // w = c + M lambda.
+    mm_.noalias() = oth * t_;
+    cvec_.noalias() = oth * x0_;
+    cvec_ -= lb_oth;
+    // M = S D with S symmetric PSD, D > 0 diagonal?
+    if (!symmetric_scaling(m)) return MonotoneOutcome::NotApplicable;
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
+    Scalar s_max = Scalar(0);
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i <= j; ++i) {
+        const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
+        ss_.coeffRef(i, j) = v;
+        ss_.coeffRef(j, i) = v;
+        s_max = std::fmax(s_max, std::fabs(v));
+      }
+    if (!positive_semidefinite(m, s_max)) return MonotoneOutcome::NotApplicable;
+    // Lemke on the scaled LCP(c / alpha, S / beta) in mu' = mu beta / alpha.
+    const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
+    const Scalar beta = s_max;
+    if (!(beta > Scalar(0))) return MonotoneOutcome::NotApplicable;
+    if (alpha > Scalar(0)) {
+      w_ = cvec_ / alpha;
+      ss_ /= beta;
+      const auto& lemke = lemke_.solve(w_, ss_);
+      result_.lemke_pivots = lemke.pivots;
+      if (lemke.status == Status::Infeasible) return done_infeasible();
+      if (lemke.status != Status::Ok) {
+        ss_ *= beta;
+        return MonotoneOutcome::NotApplicable;
+      }
+      // I0: basic z, plus degenerate pairs (basic w at rounding level).
+      const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon();
+      Index n0 = 0;
+      for (Index i = 0; i < m; ++i) {
+        if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol) i0_.coeffRef(n0++) = static_cast<int>(i);
+      }
+      // mu'_I0 from S[I0,I0] mu' = -c[I0] (unique when S[I0,I0] is nonsingular).
+      mu_.setZero(m);
+      if (n0 > 0 && !solve_i0(n0)) {
+        ss_ *= beta;
+        return MonotoneOutcome::NotApplicable;
+      }
+      for (Index i = 0; i < m; ++i) {
+        if (mu_.coeff(i) < -w_tol) {
+          ss_ *= beta;
+          return MonotoneOutcome::NotApplicable;
+        }
+        mu_.coeffRef(i) = std::fmax(mu_.coeff(i), Scalar(0));
+      }
+      mu_ *= alpha / beta;
+      ss_ *= beta;
+    } else {
+      // c = 0: mu = 0 is a solution; it is the only one when S is nonsingular on all pairs.
+      for (Index i = 0; i < m; ++i) i0_.coeffRef(i) = static_cast<int>(i);
+      w_.setZero(m);
+      mu_.setZero(m);
+      if (!nonsingular_all(m)) return MonotoneOutcome::NotApplicable;
+    }
+    // lambda = D^-1 mu, x = x0 + T lambda; the unique complementary point.
+    for (Index i = 0; i < m; ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
+    x_.noalias() = t_ * mu_;
+    x_ += x0_;
+    result_.path = LcqpPath::Monotone;
+    if (primal_violation(p, x_) > feasibility_threshold(x_)) return done_infeasible();
+    accept(p, x_, LcqpPath::Monotone, true);
+    return MonotoneOutcome::Done;
+  }
+
+  MonotoneOutcome done_infeasible() noexcept {
+    infeasible(LcqpPath::Monotone);
+    return MonotoneOutcome::Done;
+  }
+
+  /// True when every row of `s` has exactly one nonzero entry, positive, in distinct columns;
+  /// records the columns (sel_col_), the entries (sel_scale_) and col_role_ (pair or -1).
+  template <typename MatrixType>
+  bool selects_variables(const MatrixType& s) noexcept {
+    col_role_.setConstant(n_, -1);
+    for (Index i = 0; i < m_; ++i) {
+      Index col = -1;
+      for (Index j = 0; j < n_; ++j) {
+        if (s.coeff(i, j) == Scalar(0)) continue;
+        if (col >= 0) return false;
+        col = j;
+      }
+      if (col < 0 || !(s.coeff(i, col) > Scalar(0)) || col_role_.coeff(col) >= 0) return false;
+      col_role_.coeffRef(col) = static_cast<int>(i);
+      sel_col_.coeffRef(i) = static_cast<int>(col);
+      sel_scale_.coeffRef(i) = s.coeff(i, col);
+    }
+    return true;
+  }
+
+  /// Gauss-Jordan elimination with partial pivoting on lu_ (rows x cols, the first `rows` columns
+  /// square): afterwards lu_ = [I | E^-1 rest]. False when E is singular (pivot below 1e-12 of
+  /// its largest entry).
+  bool eliminate(Index rows, Index cols) noexcept {
+    Scalar scale = Scalar(0);
+    for (Index i = 0; i < rows; ++i)
+      for (Index j = 0; j < rows; ++j) scale = std::fmax(scale, std::fabs(lu_.coeff(i, j)));
+    if (!(scale > Scalar(0))) return false;
+    const Scalar tiny = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * scale;
+    for (Index k = 0; k < rows; ++k) {
+      Index piv = k;
+      for (Index i = k + 1; i < rows; ++i)
+        if (std::fabs(lu_.coeff(i, k)) > std::fabs(lu_.coeff(piv, k))) piv = i;
+      if (!(std::fabs(lu_.coeff(piv, k)) > tiny)) return false;
+      if (piv != k)
+        for (Index j = 0; j < cols; ++j) std::swap(lu_.coeffRef(k, j), lu_.coeffRef(piv, j));
+      const Scalar inv = Scalar(1) / lu_.coeff(k, k);
+      for (Index j = k; j < cols; ++j) lu_.coeffRef(k, j) *= inv;
+      for (Index i = 0; i < rows; ++i) {
+        if (i == k) continue;
+        const Scalar f = lu_.coeff(i, k);
+        if (f == Scalar(0)) continue;
+        for (Index j = k; j < cols; ++j) lu_.coeffRef(i, j) -= f * lu_.coeff(k, j);
+      }
+    }
+    return true;
+  }
+
+  /// Finds d > 0 with M D^-1 symmetric (d_i / d_j = M_ji / M_ij over every coupled pair), by
+  /// propagation along the coupling graph; false when no such d exists (within 1e-9 relative).
+  bool symmetric_scaling(Index m) noexcept {
+    Scalar m_max = Scalar(0);
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i < m; ++i) m_max = std::fmax(m_max, std::fabs(mm_.coeff(i, j)));
+    const Scalar zero_tol = Scalar(1e-12) * m_max;
+    const Scalar ratio_tol = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
+    visited_.setZero(m);
+    for (Index root = 0; root < m; ++root) {
+      if (visited_.coeff(root) != 0) continue;
+      visited_.coeffRef(root) = 1;
+      dvec_.coeffRef(root) = Scalar(1);
+      Index head = 0, tail = 0;
+      queue_.coeffRef(tail++) = static_cast<int>(root);
+      while (head < tail) {
+        const Index u = queue_.coeff(head++);
+        for (Index v = 0; v < m; ++v) {
+          if (v == u) continue;
+          const Scalar a = mm_.coeff(u, v), b = mm_.coeff(v, u);
+          const bool za = std::fabs(a) <= zero_tol, zb = std::fabs(b) <= zero_tol;
+          if (za && zb) continue;
+          if (za || zb || !(a * b > Scalar(0))) return false;
+          const Scalar dv = dvec_.coeff(u) * a / b;  // d_v / d_u = M_uv / M_vu
+          if (visited_.coeff(v) == 0) {
+            visited_.coeffRef(v) = 1;
+            dvec_.coeffRef(v) = dv;
+            queue_.coeffRef(tail++) = static_cast<int>(v);
+          } else if (std::fabs(dvec_.coeff(v) - dv) > ratio_tol * dvec_.coeff(v)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /// Pivoted LDL' of S (copy in mm_): true when S is positive semidefinite within rounding.
+  bool positive_semidefinite(Index m, Scalar s_max) noexcept {
+    mm_.topLeftCorner(m, m) = ss_.topLeftCorner(m, m);
+    const Scalar tol = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * s_max * static_cast<Scalar>(m);
+    for (Index i = 0; i < m; ++i) visited_.coeffRef(i) = 0;
+    for (Index k = 0; k < m; ++k) {
+      Index piv = -1;
+      Scalar best = -infinity<Scalar>();
+      for (Index i = 0; i < m; ++i)
+        if (visited_.coeff(i) == 0 && mm_.coeff(i, i) > best) {
+          best = mm_.coeff(i, i);
+          piv = i;
+        }
+      if (best <= tol) {
+        // The rest must vanish: any remaining diagonal below -tol or off-diagonal above tol is not
+        // PSD.
+        for (Index i = 0; i < m; ++i) {
+          if (visited_.coeff(i) != 0) continue;
+          if (mm_.coeff(i, i) < -tol) return false;
+          for (Index j = 0; j < m; ++j)
+            if (visited_.coeff(j) == 0 && j != i && std::fabs(mm_.coeff(i, j)) > tol) return false;
+        }
+        return true;
+      }
+      visited_.coeffRef(piv) = 1;
+      for (Index i = 0; i < m; ++i) {
+        if (visited_.coeff(i) != 0) continue;
+        const Scalar f = mm_.coeff(i, piv) / best;
+        for (Index j = 0; j < m; ++j)
+          if (visited_.coeff(j) == 0) mm_.coeffRef(i, j) -= f * mm_.coeff(piv, j);
+      }
+    }
+    return true;
+  }
+
+  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by Gaussian elimination with partial
+  /// pivoting in mm_; false when S[I0,I0] is singular (pivot below 1e-10 of the largest entry).
+  bool solve_i0(Index n0) noexcept {
+    for (Index a = 0; a < n0; ++a) {
+      for (Index b = 0; b < n0; ++b) mm_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
+      cvec_.coeffRef(a) = -w_.coeff(i0_.coeff(a));
+    }
+    Scalar scale = Scalar(0);
+    for (Index a = 0; a < n0; ++a)
+      for (Index b = 0; b < n0; ++b) scale = std::fmax(scale, std::fabs(mm_.coeff(a, b)));
+    const Scalar tiny = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * scale;
+    for (Index k = 0; k < n0; ++k) {
+      Index piv = k;
+      for (Index i = k + 1; i < n0; ++i)
+        if (std::fabs(mm_.coeff(i, k)) > std::fabs(mm_.coeff(piv, k))) piv = i;
+      if (!(std::fabs(mm_.coeff(piv, k)) > tiny)) return false;
+      if (piv != k) {
+        for (Index j = 0; j < n0; ++j) std::swap(mm_.coeffRef(k, j), mm_.coeffRef(piv, j));
+        std::swap(cvec_.coeffRef(k), cvec_.coeffRef(piv));
+      }
+      for (Index i = k + 1; i < n0; ++i) {
+        const Scalar f = mm_.coeff(i, k) / mm_.coeff(k, k);
+        if (f == Scalar(0)) continue;
+        for (Index j = k; j < n0; ++j) mm_.coeffRef(i, j) -= f * mm_.coeff(k, j);
+        cvec_.coeffRef(i) -= f * cvec_.coeff(k);
+      }
+    }
+    for (Index k = n0 - 1; k >= 0; --k) {
+      Scalar v = cvec_.coeff(k);
+      for (Index j = k + 1; j < n0; ++j) v -= mm_.coeff(k, j) * cvec_.coeff(j);
+      cvec_.coeffRef(k) = v / mm_.coeff(k, k);
+    }
+    for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = cvec_.coeff(a);
+    return true;
+  }
+
+  bool nonsingular_all(Index m) noexcept {
+    for (Index i = 0; i < m; ++i) w_.coeffRef(i) = Scalar(0);
+    return solve_i0(m);
+  }
+
+  // --- the convex subproblems ------------------------------------------------------------------
+
+  Status setup_qp(const Problem& p) noexcept {
+    q_reg_ = p.Q;
+    if (settings_.hessian_regularisation > Scalar(0))
+      q_reg_.diagonal().array() += settings_.hessian_regularisation;
+    Status status = qp_.set_hessian(q_reg_);
+    if (status == Status::InvalidProblem && settings_.auto_regularisation) {
+      // Positive semidefinite Q (or numerically so): add delta I, delta = 1e-12, 1e-10, 1e-8
+      // times max(1, max_i Q_ii), the first that factorises.
+      Scalar scale = Scalar(1);
+      for (Index i = 0; i < n_; ++i) scale = std::fmax(scale, std::fabs(p.Q.coeff(i, i)));
+      const Scalar steps[3] = {Scalar(1e-12), Scalar(1e-10), Scalar(1e-8)};
+      for (Scalar step : steps) {
+        if (sizeof(Scalar) <= 4 && step < Scalar(1e-6)) continue;
+        const Scalar delta = step * scale;
+        q_reg_.diagonal().array() += delta - result_.regularisation;
+        result_.regularisation = delta;
+        status = qp_.set_hessian(q_reg_);
+        if (status != Status::InvalidProblem) break;
+      }
+      if (sizeof(Scalar) <= 4 && status == Status::InvalidProblem) {
+        const Scalar delta = Scalar(1e-4) * scale;
+        q_reg_.diagonal().array() += delta - result_.regularisation;
+        result_.regularisation = delta;
+        status = qp_.set_hessian(q_reg_);
+      }
+    }
+    if (status != Status::Ok) return status;
+    const Index rows = nc_ + 2 * m_;
+    rows_.resize(rows, n_);
+    rows_.topRows(nc_) = p.A;
+    rows_.middleRows(nc_, m_) = p.L;
+    rows_.bottomRows(m_) = p.R;
+    status = qp_.set_constraints(rows_);
+    if (status != Status::Ok) return status;
+    row_lo_.resize(rows);
+    row_hi_.resize(rows);
+    row_lo_.head(nc_) = p.lbA;
+    row_hi_.head(nc_) = p.ubA;
+    has_guess_ = false;
+    fix_.setConstant(m_, kFree);
+    return Status::Ok;
+  }
+
+  /// Writes the QP row bounds for the pair fixings in fix_.
+  void apply_fixings(const Problem& p) noexcept {
+    for (Index i = 0; i < m_; ++i) {
+      const std::int8_t f = fix_.coeff(i);
+      row_lo_.coeffRef(nc_ + i) = p.lbL.coeff(i);
+      row_hi_.coeffRef(nc_ + i) = f == kFixL ? p.lbL.coeff(i) : p.ubL.coeff(i);
+      row_lo_.coeffRef(nc_ + m_ + i) = p.lbR.coeff(i);
+      row_hi_.coeffRef(nc_ + m_ + i) = f == kFixR ? p.lbR.coeff(i) : p.ubR.coeff(i);
+    }
+  }
+
+  /// Solves the QP with gradient `g` and the current fixings, warm-started from the last QP.
+  template <typename DG>
+  const typename Qp::Result& solve_qp(const Problem& p, const Eigen::MatrixBase<DG>& g) noexcept {
+    apply_fixings(p);
+    ++result_.qp_solves;
+    if (has_guess_) return qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_, qp_.result().active_set);
+    has_guess_ = true;
+    return qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_);
+  }
+
+  /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
+  void pair_values(const Problem& p, const VectorN& x) noexcept {
+    for (Index i = 0; i < m_; ++i) {
+      lx_.coeffRef(i) = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / std::fmax(l_norm_.coeff(i), Scalar(1e-300));
+      rx_.coeffRef(i) = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / std::fmax(r_norm_.coeff(i), Scalar(1e-300));
+    }
+  }
+
+  /// Fixes every free pair on its smaller side and solves that branch QP; on success (Ok and
+  /// feasible) returns true with the point in x_ and its objective in `value`.
+  bool polish(const Problem& p, Scalar& value) noexcept {
+    pair_values(p, x_);
+    for (Index i = 0; i < m_; ++i)
+      if (fix_.coeff(i) == kFree) fix_.coeffRef(i) = lx_.coeff(i) <= rx_.coeff(i) ? kFixL : kFixR;
+    const auto& r = solve_qp(p, p.g);
+    if (r.status != Status::Ok) return false;
+    x_ = r.x;
+    if (primal_violation(p, x_) > feasibility_threshold(x_)) return false;
+    value = objective(p, x_);
+    return true;
+  }
+
+  /// Stationarity type and residual from the last (branch) QP's multipliers at x_.
+  void classify(const Problem& p) noexcept {
+    const auto& r = qp_.result();
+    result_.residuals.stationarity = r.residuals.stationarity;
+    pair_values(p, result_.x);
+    const Scalar tol = feasibility_threshold(result_.x);
+    const Scalar dual_tol = Scalar(1e3) * settings_.feasibility_tolerance;
+    bool s_stat = true, m_stat = true;
+    for (Index i = 0; i < m_; ++i) {
+      if (!(std::fabs(lx_.coeff(i)) <= tol && std::fabs(rx_.coeff(i)) <= tol)) continue;
+      const Scalar a = r.constraint_multipliers.coeff(nc_ + i);
+      const Scalar b = r.constraint_multipliers.coeff(nc_ + m_ + i);
+      const Scalar prod = a * b, lo = std::fmin(a, b);
+      if (lo < -dual_tol) s_stat = false;
+      if (std::fabs(prod) >= dual_tol && lo <= Scalar(0)) {
+        if (prod <= dual_tol) {
+          result_.stationarity = LcqpStationarity::W;
+          return;
+        }
+        m_stat = false;
+      }
+    }
+    result_.stationarity = s_stat ? LcqpStationarity::S : (m_stat ? LcqpStationarity::M : LcqpStationarity::C);
+  }
+
+  // --- 2. branch and bound ---------------------------------------------------------------------
+
+  const Result& branch_and_bound(const Problem& p) noexcept {
+    result_.path = LcqpPath::BranchAndBound;
+    bool have_incumbent = false;
+    bool exhausted = true;
+    Scalar incumbent = infinity<Scalar>();
+    Index depth = 0;  // number of stacked branchings
+    bool descend = true;  // process the node defined by fix_
+    for (;;) {
+      if (descend) {
+        descend = false;
+        if (result_.nodes >= settings_.max_nodes) {
+          exhausted = false;
+          break;
+        }
+        ++result_.nodes;
+        const auto& r = solve_qp(p, p.g);
+        bool expand = false;
+        Index branch = -1;
+        Scalar node_value = Scalar(0);
+        if (r.status == Status::Ok) {
+          node_value = r.objective;
+          const Scalar cut = incumbent - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent));
+          if (!have_incumbent || node_value < cut) {
+            x_ = r.x;
+            pair_values(p, x_);
+            const Scalar tol = feasibility_threshold(x_);
+            Scalar worst = tol;
+            for (Index i = 0; i < m_; ++i) {
+              if (fix_.coeff(i) != kFree) continue;
+              const Scalar v = std::fmin(lx_.coeff(i), rx_.coeff(i));
+              if (v > worst) {
+                worst = v;
+                branch = i;
+              }
+            }
+            if (branch < 0) {
+              // Complementary within tolerance: polish on the active sides, keep the better.
+              stack_fix_save();
+              Scalar value = node_value;
+              if (polish(p, value) && (!have_incumbent || value < incumbent)) {
+                incumbent = value;
+                have_incumbent = true;
+                best_x_ = x_;
+                best_fix_ = fix_;
+              }
+              stack_fix_restore();
+            } else {
+              expand = true;
+            }
+          }
+        } else if (r.status != Status::Infeasible) {
+          exhausted = false;  // a QP failure: this subtree is not explored
+        }
+        if (expand) {
+          stack_pair_.coeffRef(depth) = static_cast<int>(branch);
+          stack_state_.coeffRef(depth) = 0;
+          stack_bound_.coeffRef(depth) = node_value;
+          fix_.coeffRef(branch) = lx_.coeff(branch) <= rx_.coeff(branch) ? kFixL : kFixR;
+          ++depth;
+          descend = true;
+          continue;
+        }
+      }
+      // Backtrack: the deepest branching whose second child is untried.
+      while (depth > 0) {
+        const Index level = depth - 1;
+        const Index pair = stack_pair_.coeff(level);
+        if (stack_state_.coeff(level) == 0) {
+          stack_state_.coeffRef(level) = 1;
+          const Scalar bound = stack_bound_.coeff(level);
+          const Scalar cut = incumbent - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent));
+          if (have_incumbent && !(bound < cut)) {
+            fix_.coeffRef(pair) = kFree;
+            --depth;
+            continue;
+          }
+          fix_.coeffRef(pair) = fix_.coeff(pair) == kFixL ? kFixR : kFixL;
+          descend = true;
+          break;
+        }
+        fix_.coeffRef(pair) = kFree;
+        --depth;
+      }
+      if (!descend) break;
+    }
+    if (!have_incumbent) {
+      if (exhausted) return infeasible(LcqpPath::BranchAndBound);
+      result_.status = Status::MaxIterations;
+      result_.x.setZero(n_);
+      result_.active.setZero(m_);
+      return result_;
+    }
+    // Re-solve the incumbent's branch QP so the reported multipliers belong to it.
+    fix_ = best_fix_;
+    const auto& r = solve_qp(p, p.g);
+    if (r.status == Status::Ok && objective(p, r.x) <= incumbent + settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent)))
+      best_x_ = r.x;
+    accept(p, best_x_, LcqpPath::BranchAndBound, exhausted);
+    classify(p);
+    return result_;
+  }
+
+  // fix_ is saved around polish() inside branch and bound (polish fixes the free pairs).
+  void stack_fix_save() noexcept { best_fix_scratch_ = fix_; }
+  void stack_fix_restore() noexcept { fix_ = best_fix_scratch_; }
+
+  // --- 3. penalty homotopy -----------------------------------------------------------------------
+
+  /// C v = L'(R v) + R'(L v) into out.
+  void apply_c(const Problem& p, const VectorN& v, VectorN& out) noexcept {
+    lp_.noalias() = p.L * v;
+    rp_.noalias() = p.R * v;
+    out.noalias() = p.L.transpose() * rp_;
+    out.noalias() += p.R.transpose() * lp_;
+  }
+
+  Scalar phi(const Problem& p, const VectorN& x) noexcept {
+    lp_.noalias() = p.L * x;
+    rp_.noalias() = p.R * x;
+    Scalar v = Scalar(0);
+    for (Index i = 0; i < m_; ++i) v += (lp_.coeff(i) - p.lbL.coeff(i)) * (rp_.coeff(i) - p.lbR.coeff(i));
+    return v;
+  }
+
+  const Result& homotopy(const Problem& p) noexcept {
+    result_.path = LcqpPath::PenaltyHomotopy;
+    // g_phi = -(R' lbL + L' lbR): phi(x) = 1/2 x'Cx + g_phi'x + lbL'lbR.
+    gphi_.noalias() = p.R.transpose() * p.lbL;
+    gphi_.noalias() += p.L.transpose() * p.lbR;
+    gphi_ = -gphi_;
+    Scalar rho = settings_.initial_penalty;
+    // Zero-penalty QP (the relaxation): infeasible relaxation proves infeasibility.
+    gk_ = p.g;
+    {
+      const auto& r = solve_qp(p, gk_);
+      if (r.status == Status::Infeasible) return infeasible(LcqpPath::PenaltyHomotopy);
+      if (r.status != Status::Ok) return stop_homotopy(rho);
+      xk_ = r.x;
+    }
+    // xk_ is the iterate, x_ the last QP solution; g_used in gk_.
+    x_ = xk_;
+    Scalar history[8] = {};
+    int hist_size = 0;
+    bool converged = false;
+    for (;;) {
+      // Stationarity of the penalised problem at xk_: Q(xk - x_qp) + rho (C xk + g_phi) - (gk - g).
+      apply_c(p, xk_, tmp_n_);
+      tmp_n_ += gphi_;
+      tmp2_n_ = xk_ - x_;
+      p_.noalias() = q_reg_ * tmp2_n_;
+      p_ += rho * tmp_n_;
+      p_ -= gk_ - p.g;
+      const Scalar stat = p_.template lpNorm<Eigen::Infinity>();
+      ++result_.homotopy_iterations;
+      const Scalar phi_now = phi(p, xk_);
+      if (settings_.dynamic_penalty_window > 0) {
+        const int window = settings_.dynamic_penalty_window;
+        if (hist_size < window) {
+          history[hist_size++] = phi_now;
+        } else if (phi_now < settings_.complementarity_tolerance) {
+          for (int i = 1; i < window; ++i) history[i - 1] = history[i];
+          history[window - 1] = phi_now;
+        } else {
+          bool stalled = true;
+          for (int i = 0; i < window; ++i)
+            if (phi_now < settings_.dynamic_penalty_eta * history[i]) stalled = false;
+          for (int i = 1; i < window; ++i) history[i - 1] = history[i];
+          history[window - 1] = phi_now;
+          if (stalled) {
+            rho *= settings_.penalty_update_factor;
+            hist_size = 0;
+          }
+        }
+      }
+      if (stat < settings_.stationarity_tolerance) {
+        if (phi_now < settings_.complementarity_tolerance) {
+          converged = true;
+          break;
+        }
+        rho *= settings_.penalty_update_factor;
+        hist_size = 0;
+      }
+      if (result_.homotopy_iterations > settings_.max_iterations || rho > settings_.max_penalty) break;
+      // Linearised penalty gradient and the QP step.
+      apply_c(p, xk_, tmp_n_);
+      tmp_n_ += gphi_;
+      gk_ = p.g + rho * tmp_n_;
+      const auto& r = solve_qp(p, gk_);
+      if (r.status != Status::Ok) break;
+      x_ = r.x;
+      p_ = x_ - xk_;
+      // LCQPow's step on the merit 1/2 x'(Q + rho C)x + (g + rho g_phi)'x along p.
+      apply_c(p, p_, tmp_n_);
+      tmp2_n_.noalias() = q_reg_ * p_;
+      const Scalar qk = p_.dot(tmp2_n_) + rho * p_.dot(tmp_n_);
+      // grad at xk: Q xk + g + rho (C xk + g_phi)
+      tmp2_n_.noalias() = q_reg_ * xk_;
+      tmp2_n_ += p.g;
+      Scalar lk = p_.dot(tmp2_n_);
+      apply_c(p, xk_, tmp_n_);
+      tmp_n_ += gphi_;
+      lk += rho * p_.dot(tmp_n_);
+      Scalar alpha = Scalar(1);
+      if (qk > Scalar(0) && lk < Scalar(0)) alpha = std::fmin(-lk / qk, Scalar(1));
+      xk_ += alpha * p_;
+    }
+    result_.penalty = rho;
+    // Polish: fix each pair on its active side at the homotopy's point and solve that branch QP
+    // (even after a stop: the point may still be close enough).
+    x_ = xk_;
+    fix_.setConstant(m_, kFree);
+    Scalar value = Scalar(0);
+    if (!polish(p, value)) {
+      if (converged && primal_violation(p, xk_) <= feasibility_threshold(xk_) &&
+          natural_residual(p, xk_) <= feasibility_threshold(xk_)) {
+        accept(p, xk_, LcqpPath::PenaltyHomotopy, false);
+        return result_;
+      }
+      return stop_homotopy(rho);
+    }
+    best_x_ = x_;
+    // Local flips at biactive pairs whose fixed side's multiplier is negative (a descent
+    // direction that the other branch allows).
+    for (int flip = 0; flip < settings_.max_local_flips; ++flip) {
+      const auto& r = qp_.result();
+      pair_values(p, best_x_);
+      const Scalar tol = feasibility_threshold(best_x_);
+      const Scalar dual_tol = Scalar(1e3) * settings_.feasibility_tolerance;
+      Index pick = -1;
+      Scalar most = -dual_tol;
+      for (Index i = 0; i < m_; ++i) {
+        if (!(std::fabs(lx_.coeff(i)) <= tol && std::fabs(rx_.coeff(i)) <= tol)) continue;
+        const Index row = fix_.coeff(i) == kFixL ? nc_ + i : nc_ + m_ + i;
+        const Scalar mult = r.constraint_multipliers.coeff(row);
+        if (mult < most) {
+          most = mult;
+          pick = i;
+        }
+      }
+      if (pick < 0) break;
+      best_fix_ = fix_;
+      fix_.coeffRef(pick) = fix_.coeff(pick) == kFixL ? kFixR : kFixL;
+      const auto& s = solve_qp(p, p.g);
+      const bool better = s.status == Status::Ok &&
+                          primal_violation(p, s.x) <= feasibility_threshold(s.x) &&
+                          objective(p, s.x) < value - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(value));
+      if (!better) {
+        fix_ = best_fix_;
+        solve_qp(p, p.g);  // restore the multipliers of the accepted branch
+        break;
+      }
+      best_x_ = s.x;
+      value = objective(p, best_x_);
+    }
+    accept(p, best_x_, LcqpPath::PenaltyHomotopy, false);
+    classify(p);
+    result_.penalty = rho;
+    return result_;
+  }
+
+  const Result& stop_homotopy(Scalar rho) noexcept {
+    result_.status = Status::MaxIterations;
+    result_.penalty = rho;
+    result_.x.setZero(n_);
+    result_.active.setZero(m_);
+    return result_;
+  }
+
+  // --- storage ---------------------------------------------------------------------------------
+
+  using MatrixNN = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN_, MaxN_>;
+  using MatrixRows = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, kMaxRows, MaxN_>;
+  using MatrixPP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxP_, MaxP_>;
+  using MatrixNP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN_, MaxP_>;
+  static constexpr int kMaxLuCols = kBounded ? MaxN_ + MaxP_ + 1 : Dynamic;
+  using MatrixLu = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxN_, kMaxLuCols>;
+  using FixVector = Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxP_, 1>;
+  static constexpr int kMaxStack = MaxP_ == Dynamic ? Dynamic : MaxP_ + 1;
+  using IntP = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxP_, 1>;
+  using IntN = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxN_, 1>;
+
+  Qp qp_;
+  LemkeSolver<Scalar, MaxP_> lemke_;
+  Settings settings_;
+  Result result_;
+  Index n_ = 0, nc_ = 0, m_ = 0;
+  bool has_guess_ = false;
+  MatrixNN q_reg_;
+  MatrixRows rows_;
+  VectorRows row_lo_, row_hi_;
+  VectorN x_, xk_, p_, gk_, gphi_, tmp_n_, tmp2_n_, best_x_, x0_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
+  FixVector fix_, best_fix_, best_fix_scratch_;
+  Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
+  Vector<Scalar, Dynamic, kMaxStack> stack_bound_;
+  IntP sel_col_, i0_, visited_, queue_;
+  IntN free_col_, col_role_;
+  MatrixLu lu_;
+  MatrixNP t_;
+  MatrixPP mm_, ss_;
+};
+
+}  // namespace claw
