@@ -276,6 +276,7 @@ class LcqpSolver {
     fix_.resize(m);
     best_fix_.resize(m);
     best_fix_scratch_.resize(m);
+    guess_.resize(m);
     stack_pair_.resize(m + 1);
     stack_state_.resize(m + 1);
     stack_bound_.resize(m + 1);
@@ -315,7 +316,24 @@ class LcqpSolver {
   /// infinite lbL/lbR), InvalidBounds (a lower bound above its upper bound, a lower bound of +inf
   /// or an upper bound of -inf), InvalidProblem (Q + regularisation not positive definite when a
   /// QP is needed). m = 0 is allowed: a plain QP.
-  const Result& solve(const Problem& problem) noexcept {
+  const Result& solve(const Problem& problem) noexcept { return solve_impl(problem, nullptr); }
+
+  /// Solve with a guess of the active sides, one entry per pair as in LcqpResult::active (0: the
+  /// L side is active, 1: the R side, 2: both), e.g. the previous result's. The monotone path tries
+  /// the guess first and keeps it only when it verifies as a strictly complementary solution (a
+  /// wrong guess costs one small linear solve); the other paths ignore it. Wrong size: ignored.
+  template <typename DGuess>
+  const Result& solve(const Problem& problem, const Eigen::MatrixBase<DGuess>& guess) noexcept {
+    if (guess.size() != problem.num_pairs()) return solve_impl(problem, nullptr);
+    guess_.resize(guess.size());
+    for (Index i = 0; i < guess.size(); ++i) guess_.coeffRef(i) = static_cast<std::int8_t>(guess.coeff(i));
+    return solve_impl(problem, &guess_);
+  }
+
+ private:
+  using GuessVector = Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxP_, 1>;
+
+  const Result& solve_impl(const Problem& problem, const GuessVector* guess) noexcept {
     reset_result();
     const Status input = check(problem);
     if (input != Status::Ok) return refuse(input);
@@ -327,7 +345,7 @@ class LcqpSolver {
       r_norm_.coeffRef(i) = problem.R.row(i).norm();
     }
     if (settings_.use_monotone_path && m_ > 0) {
-      const MonotoneOutcome outcome = monotone_path(problem);
+      const MonotoneOutcome outcome = monotone_path(problem, guess);
       if (outcome != MonotoneOutcome::NotApplicable) return result_;
     }
     const Status setup = setup_qp(problem);
@@ -336,7 +354,6 @@ class LcqpSolver {
     return homotopy(problem);
   }
 
- private:
   enum class MonotoneOutcome { NotApplicable, Done };
   enum : std::int8_t { kFree = 0, kFixL = 1, kFixR = 2 };
 
@@ -467,7 +484,7 @@ class LcqpSolver {
   // --- 1. the monotone path --------------------------------------------------------------------
 
   /// Tries the monotone path; Done when it wrote a certified result (Ok or Infeasible).
-  MonotoneOutcome monotone_path(const Problem& p) noexcept {
+  MonotoneOutcome monotone_path(const Problem& p, const GuessVector* guess) noexcept {
     const Index n = n_, m = m_;
     if (m > n) return MonotoneOutcome::NotApplicable;
     // Which side selects variables? side 0: L, side 1: R.
@@ -541,6 +558,11 @@ class LcqpSolver {
     if (alpha > Scalar(0)) {
       w_ = cvec_ / alpha;
       ss_ /= beta;
+      if (guess != nullptr && try_guess(*guess, side)) {
+        mu_ *= alpha / beta;
+        ss_ *= beta;
+        return finish_monotone(p);
+      }
       const auto& lemke = lemke_.solve(w_, ss_);
       result_.lemke_pivots = lemke.pivots;
       if (lemke.status == Status::Infeasible) return done_infeasible();
@@ -576,7 +598,36 @@ class LcqpSolver {
       mu_.setZero(m);
       if (!nonsingular_all(m)) return MonotoneOutcome::NotApplicable;
     }
-    // lambda = D^-1 mu, x = x0 + T lambda; the unique complementary point.
+    return finish_monotone(p);
+  }
+
+  /// Verifies a guessed index set I0 (pairs whose w side is active) on the scaled LCP in w_, ss_:
+  /// mu_I0 from S[I0,I0] mu = -c[I0] must be > 0 on I0 and w = c + S mu > 0 off I0 (strict, so
+  /// the solution is unique exactly when Lemke's would be). True: mu_ holds the scaled solution.
+  bool try_guess(const GuessVector& guess, int side) noexcept {
+    const Index m = m_;
+    const std::int8_t w_active = side == 0 ? 1 : 0;
+    Index n0 = 0;
+    for (Index i = 0; i < m; ++i)
+      if (guess.coeff(i) == w_active || guess.coeff(i) == 2) i0_.coeffRef(n0++) = static_cast<int>(i);
+    mu_.setZero(m);
+    if (n0 > 0 && !solve_i0(n0)) return false;
+    const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon();
+    for (Index a = 0; a < n0; ++a)
+      if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
+    for (Index i = 0; i < m; ++i) {
+      if (mu_.coeff(i) != Scalar(0)) continue;
+      Scalar wi = w_.coeff(i);
+      for (Index a = 0; a < n0; ++a) wi += ss_.coeff(i, i0_.coeff(a)) * mu_.coeff(i0_.coeff(a));
+      if (!(wi > tol)) return false;
+    }
+    return true;
+  }
+
+  /// lambda = D^-1 mu, x = x0 + T lambda: the unique complementary point; certified Ok when it
+  /// satisfies every bound and row, certified Infeasible otherwise.
+  MonotoneOutcome finish_monotone(const Problem& p) noexcept {
+    const Index m = m_;
     for (Index i = 0; i < m; ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
     x_.noalias() = t_ * mu_;
     x_ += x0_;
@@ -1160,6 +1211,7 @@ class LcqpSolver {
   VectorN x_, xk_, p_, gk_, gphi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
+  GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
   Vector<Scalar, Dynamic, kMaxStack> stack_bound_;
   IntP sel_col_, i0_, visited_, queue_;

@@ -1,0 +1,516 @@
+// claw/filters/fliqc.hpp: the FLIQC joint-velocity safety filter (every option of the original
+// FLIQC_controller_joint_velocity_basic) on the LCQP solver, with an explicit infeasible-cycle policy.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/solvers/lcqp.hpp"
+#include "claw/solvers/qp.hpp"
+
+namespace claw {
+
+/// Quadratic cost on qdot (the lambda part is always k_lambda/2 |lambda|^2).
+enum class FliqcCostType : std::uint8_t {
+  Identity = 0,                 ///< 1/2 qdot' qdot  (the original's default)
+  MassMatrix = 1,               ///< 1/2 qdot' M_w qdot
+  VelocityError = 2,            ///< 1/2 |qdot - qdot_guide|^2: minimiser at qdot_guide
+  MassMatrixVelocityError = 3,  ///< 1/2 (qdot - qdot_guide)' M_w (qdot - qdot_guide)
+};
+
+/// What the filter commands on a cycle it cannot solve (status other than Ok).
+enum class FliqcFallback : std::uint8_t {
+  Stop = 0,            ///< qdot = 0 (the default; the original's ROS layer stops the robot)
+  LeastViolation = 1,  ///< the velocity within the joint-velocity bounds that minimises the largest
+                       ///< predicted violation max_i (eps - psi_i - dt P_i qdot), closest to the
+                       ///< guide among those (Stop when an input is not finite)
+};
+
+/// Settings of a FliqcFilter; defaults are the original controller's.
+template <typename Scalar>
+struct FliqcSettings {
+  FliqcCostType quad_cost_type = FliqcCostType::Identity;
+  /// The original builds the velocity-error costs with g = -2 Q qdot_guide, whose minimiser is
+  /// 2 qdot_guide; true reproduces that, false (default) puts the minimiser at qdot_guide.
+  bool velocity_error_as_original = false;
+  Scalar lambda_cost_penalty = Scalar(1);   ///< k_lambda > 0
+  bool enable_lambda_constraint_in_L = false;  ///< L x = lambda <= lambda_max
+  bool enable_lambda_constraint_in_x = true;   ///< lambda <= lambda_max as a variable bound
+  bool enable_esc_vel_constraint = false;      ///< dt P_i qdot <= esc_vel_max
+  /// P_null = I - pinv(J_pos) J_pos (J_pos: the first 3 rows of J) multiplies the lambda terms;
+  /// false: P_null = I.
+  bool enable_nullspace_projector_in_A = true;
+  Scalar dt = Scalar(0.02);                ///< prediction horizon [s], > 0
+  Scalar eps = Scalar(0.02);               ///< safety margin [m], finite
+  Scalar active_threshold = Scalar(0.05);  ///< only distances psi_i <= this enter
+  Scalar lambda_max = infinity<Scalar>();  ///< > 0 (+inf: none)
+  Scalar esc_vel_max = infinity<Scalar>(); ///< > 0 (+inf: none)
+  /// Bound on |qdot_j| for every joint (+inf: none); FliqcFilter::set_velocity_limits sets one per
+  /// joint instead.
+  Scalar q_dot_max = infinity<Scalar>();
+  FliqcFallback fallback = FliqcFallback::Stop;
+  /// Settings of the LCQP solver (its defaults).
+  LcqpSettings<Scalar> solver;
+
+  Status validate() const noexcept {
+    if (!(dt > Scalar(0)) || !std::isfinite(dt) || !std::isfinite(eps) ||
+        std::isnan(active_threshold) || !(lambda_cost_penalty > Scalar(0)) ||
+        !std::isfinite(lambda_cost_penalty) || !(lambda_max > Scalar(0)) ||
+        !(esc_vel_max > Scalar(0)) || !(q_dot_max > Scalar(0)))
+      return Status::InvalidParameter;
+    return solver.validate();
+  }
+};
+
+/// What FliqcFilter::filter returns (a reference to the filter's own result).
+///  - qdot: the command to apply. Status Ok: the filtered velocity (or qdot_guide when no distance is
+///    active: `solved` false). Any other status: the fallback's velocity (never NaN).
+///  - status: Ok; Infeasible (no velocity satisfies the complementarity and the bounds: certified);
+///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch, InvalidProblem
+///    (inputs refused).
+template <typename Scalar, int N, int MaxM, int MaxN>
+struct FliqcResult {
+  Status status = Status::InvalidProblem;
+  Vector<Scalar, N, MaxN> qdot;
+  Vector<Scalar, Dynamic, MaxM> lambda;  ///< one per active distance (0 unless solved and Ok)
+  /// Index into the caller's psi of each active distance, in order.
+  Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxM, 1> active_rows;
+  /// Per active distance: 0 lambda_i = 0 (distance constraint slack), 1 the distance constraint
+  /// holds with equality, 2 both (degenerate). Also the warm start of the next cycle.
+  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> active_set;
+  int active_count = 0;
+  bool solved = false;            ///< the LCQP was solved this cycle (false: none active or refused)
+  bool certified_global = false;  ///< the LCQP answer (Ok or Infeasible) is proved
+  bool fallback_applied = false;  ///< qdot is the fallback's
+  LcqpPath path = LcqpPath::None;
+  LcqpResiduals<Scalar> residuals;
+  int qp_solves = 0;
+  int lemke_pivots = 0;
+  /// Largest predicted violation max_i (eps - psi_i - dt P_i qdot) of the returned qdot over the
+  /// active distances (<= 0 when every one holds).
+  Scalar predicted_violation = Scalar(0);
+};
+
+/// FLIQC joint-velocity safety filter. Each cycle, with the active distances (psi_i <= threshold),
+/// it solves the LCQP in x = [qdot; lambda]:
+///
+///   minimise    1/2 qdot' Q_q qdot + g_q' qdot + k_lambda/2 |lambda|^2
+///   subject to  qdot = qdot_guide + P_null sum_i P_i^inv lambda_i          (n equality rows)
+///               0 <= lambda_i  perp  psi_i + dt P_i qdot - eps >= 0        (each active distance)
+///               -q_dot_max <= qdot <= q_dot_max,  lambda_i <= lambda_max (in x and/or in L),
+///               dt P_i qdot <= esc_vel_max (optional)
+///
+/// with P_i the row mapping joint velocity to the distance's rate, P_i^inv its inverse direction
+/// (default P_i' / |P_i|^2), P_null = I - pinv(J_pos) J_pos or I. The equality rows tie all n joints
+/// (the original passes nC = m to LCQPow, which leaves joints beyond m free; claw implements the
+/// formulation as written). With the default P_i^inv the complementarity system is a monotone LCP:
+/// qdot is the same for every complementary point, the solver's monotone path certifies it (or
+/// certifies infeasibility), and the cost type cannot change qdot (it only selects lambda when
+/// that is not unique). Other P_i^inv go to branch and bound (m <= 24 by default).
+///
+/// The filter warm-starts from the previous cycle: the previous active set (mapped by the index
+/// of each distance in the caller's psi) is tried first and verified; a wrong guess costs one
+/// small solve.
+///
+/// Sizes: N fixed, or Dynamic with MaxN > 0; MaxM > 0 distances at most (more active rows:
+/// SizeMismatch and the fallback). No heap at all; filter() is noexcept and allocation-free.
+template <typename Scalar_, int N_, int MaxM_, int MaxN_ = N_>
+class FliqcFilter {
+  static_assert(MaxM_ > 0, "FliqcFilter needs a bounded number of distances MaxM");
+  static_assert(MaxN_ > 0, "FliqcFilter needs a bounded number of joints (N fixed, or MaxN)");
+
+ public:
+  using Scalar = Scalar_;
+  using Index = Eigen::Index;
+  static constexpr int kMaxVars = MaxN_ + MaxM_;
+  using Solver = LcqpSolver<Scalar, kMaxVars, MaxN_, MaxM_>;
+  using Problem = typename Solver::Problem;
+  using Settings = FliqcSettings<Scalar>;
+  using Result = FliqcResult<Scalar, N_, MaxM_, MaxN_>;
+  using VectorN = Vector<Scalar, N_, MaxN_>;
+  using MatrixNN = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
+
+  /// N fixed: ready with default settings. N Dynamic: call set_num_joints() first.
+  FliqcFilter() {
+    if constexpr (N_ != Dynamic) set_num_joints(N_);
+  }
+
+  /// Number of joints n (N Dynamic: 1..MaxN; N fixed: must be N). Resets the velocity limits to the
+  /// settings' scalar, the mass-matrix weights to 1 and the warm start.
+  Status set_num_joints(Index n) noexcept {
+    if (n < 1 || n > MaxN_ || (N_ != Dynamic && n != N_)) return Status::SizeMismatch;
+    n_ = n;
+    vel_limit_.setConstant(n, settings_.q_dot_max);
+    weights_.setOnes(n);
+    per_joint_limits_ = false;
+    result_.qdot.setZero(n);
+    basis_.setZero(3, n);
+    nullspace_.setIdentity(n, n);
+    mass_.setIdentity(n, n);
+    reset();
+    return Status::Ok;
+  }
+
+  /// Installs settings (InvalidParameter: the old ones stay).
+  Status configure(const Settings& settings) noexcept {
+    Status status = settings.validate();
+    if (status != Status::Ok) return status;
+    status = solver_.set_settings(settings.solver);
+    if (status != Status::Ok) return status;
+    settings_ = settings;
+    if (!per_joint_limits_) vel_limit_.setConstant(n_, settings.q_dot_max);
+    reset();
+    return Status::Ok;
+  }
+  const Settings& settings() const noexcept { return settings_; }
+
+  /// Per-joint velocity bounds |qdot_j| <= limit_j (each > 0, +inf allowed). SizeMismatch or
+  /// InvalidParameter: nothing changes.
+  template <typename D>
+  Status set_velocity_limits(const Eigen::MatrixBase<D>& limits) noexcept {
+    if (limits.size() != n_) return Status::SizeMismatch;
+    for (Index i = 0; i < n_; ++i)
+      if (!(limits.coeff(i) > Scalar(0))) return Status::InvalidParameter;
+    vel_limit_ = limits;
+    per_joint_limits_ = true;
+    return Status::Ok;
+  }
+
+  /// weight_on_mass_matrix w (each finite, > 0): the mass-matrix costs use M_w = W M W,
+  /// W = diag(w) (claw's reading of the original's "scale the mass matrix"; default w = 1).
+  template <typename D>
+  Status set_mass_matrix_weights(const Eigen::MatrixBase<D>& w) noexcept {
+    if (w.size() != n_) return Status::SizeMismatch;
+    for (Index i = 0; i < n_; ++i)
+      if (!(w.coeff(i) > Scalar(0)) || !std::isfinite(w.coeff(i))) return Status::InvalidParameter;
+    weights_ = w;
+    return Status::Ok;
+  }
+
+  /// Forgets the warm start.
+  void reset() noexcept {
+    previous_count_ = 0;
+  }
+
+  const Result& result() const noexcept { return result_; }
+
+  /// One cycle with M = I (the mass-matrix costs then equal the identity ones) and the default
+  /// P_i^inv = P_i' / |P_i|^2. qdot_guide: n; jacobian: >= 3 x n (rows 0-2 translational);
+  /// psi: m; p: m x n (row i = P_i).
+  template <typename DG, typename DJ, typename DPsi, typename DP>
+  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
+                       const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p) noexcept {
+    mass_.setIdentity(n_, n_);
+    return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
+  }
+
+  /// One cycle with the mass matrix M (n x n, symmetric positive definite) and default P_i^inv.
+  template <typename DG, typename DM, typename DJ, typename DPsi, typename DP>
+  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
+                       const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
+                       const Eigen::MatrixBase<DP>& p) noexcept {
+    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch, psi.size());
+    return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
+  }
+
+  /// One cycle with M and explicit P_i^inv (m x n, row i = (P_i^inv)').
+  template <typename DG, typename DM, typename DJ, typename DPsi, typename DP, typename DPinv>
+  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
+                       const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
+                       const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<DPinv>& p_inv) noexcept {
+    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch, psi.size());
+    return run(qdot_guide, jacobian, psi, p, &p_inv.derived());
+  }
+
+  /// The LCQP of the last solved cycle (for inspection and tests).
+  const Problem& problem() const noexcept { return problem_; }
+  /// P_null of the last cycle.
+  const MatrixNN& nullspace_projector() const noexcept { return nullspace_; }
+
+ private:
+  template <typename DM>
+  bool load_mass(const Eigen::MatrixBase<DM>& mass) noexcept {
+    if (mass.rows() != n_ || mass.cols() != n_) return false;
+    mass_ = mass;
+    return true;
+  }
+
+  const Result& refuse_cycle(Status status, Index m) noexcept {
+    (void)m;
+    result_.status = status;
+    result_.solved = false;
+    result_.certified_global = false;
+    result_.path = LcqpPath::None;
+    result_.active_count = 0;
+    result_.active_rows.resize(0);
+    result_.active_set.resize(0);
+    result_.lambda.resize(0);
+    result_.residuals = LcqpResiduals<Scalar>{};
+    result_.qp_solves = 0;
+    result_.lemke_pivots = 0;
+    result_.qdot.setZero(n_);  // Stop: inputs are not trusted
+    result_.fallback_applied = true;
+    result_.predicted_violation = infinity<Scalar>();
+    previous_count_ = 0;
+    return result_;
+  }
+
+  template <typename DG, typename DJ, typename DPsi, typename DP, typename DPinv>
+  const Result& run(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
+                    const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p,
+                    const DPinv* p_inv) noexcept {
+    const Index n = n_;
+    const Index m_in = psi.size();
+    if (qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 ||
+        p.rows() != m_in || p.cols() != n ||
+        (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
+      return refuse_cycle(Status::SizeMismatch, m_in);
+    bool finite = all_finite(qdot_guide) && all_finite(jacobian.topRows(3)) && all_finite(psi) &&
+                  all_finite(p) && all_finite(mass_);
+    if (p_inv != nullptr) finite = finite && all_finite(*p_inv);
+    if (!finite) return refuse_cycle(Status::NonFiniteInput, m_in);
+    // Active distances.
+    Index m = 0;
+    for (Index i = 0; i < m_in; ++i)
+      if (psi.coeff(i) <= settings_.active_threshold) ++m;
+    if (m > MaxM_) return refuse_cycle(Status::SizeMismatch, m_in);
+    result_.active_rows.resize(m);
+    for (Index i = 0, k = 0; i < m_in; ++i)
+      if (psi.coeff(i) <= settings_.active_threshold) result_.active_rows.coeffRef(k++) = static_cast<int>(i);
+    result_.active_count = static_cast<int>(m);
+    result_.fallback_applied = false;
+    result_.residuals = LcqpResiduals<Scalar>{};
+    result_.qp_solves = 0;
+    result_.lemke_pivots = 0;
+    if (m == 0) {
+      // Nothing active: the guide, unsolved (the original's behaviour).
+      result_.status = Status::Ok;
+      result_.solved = false;
+      result_.certified_global = false;
+      result_.path = LcqpPath::None;
+      result_.qdot = qdot_guide;
+      result_.lambda.resize(0);
+      result_.active_set.resize(0);
+      result_.predicted_violation = -infinity<Scalar>();
+      previous_count_ = 0;
+      return result_;
+    }
+    // Every P_i must be nonzero for the default inverse.
+    for (Index k = 0; k < m; ++k) {
+      const Index i = result_.active_rows.coeff(k);
+      if (p_inv == nullptr && !(p.row(i).squaredNorm() > Scalar(0)))
+        return refuse_cycle(Status::InvalidProblem, m_in);
+    }
+    compute_nullspace(jacobian);
+    assemble(qdot_guide, psi, p, p_inv, m);
+    // Warm start: the previous cycle's active set, mapped by the caller's row index.
+    bool have_guess = false;
+    guess_.setZero(m);
+    for (Index k = 0; k < m; ++k) {
+      const int row = result_.active_rows.coeff(k);
+      for (Index j = 0; j < previous_count_; ++j)
+        if (previous_rows_.coeff(j) == row) {
+          guess_.coeffRef(k) = previous_set_.coeff(j);
+          have_guess = true;
+        }
+    }
+    const auto& r = have_guess ? solver_.solve(problem_, guess_) : solver_.solve(problem_);
+    result_.solved = true;
+    result_.status = r.status;
+    result_.certified_global = r.certified_global;
+    result_.path = r.path;
+    result_.residuals = r.residuals;
+    result_.qp_solves = r.qp_solves;
+    result_.lemke_pivots = r.lemke_pivots;
+    result_.lambda.resize(m);
+    result_.active_set.resize(m);
+    if (r.status == Status::Ok) {
+      result_.qdot = r.x.head(n);
+      result_.lambda = r.x.segment(n, m);
+      result_.active_set = r.active;
+      previous_count_ = m;
+      previous_rows_.head(m) = result_.active_rows;
+      previous_set_.head(m) = r.active;
+    } else {
+      result_.lambda.setZero();
+      result_.active_set.setZero();
+      previous_count_ = 0;
+      apply_fallback(qdot_guide, psi, p, m);
+    }
+    result_.predicted_violation = predicted_violation(psi, p, m);
+    return result_;
+  }
+
+  /// P_null = I - sum_k u_k u_k' with u_k an orthonormal basis of the row space of J_pos
+  /// (modified Gram-Schmidt; rows dependent within 1e-10 relative are skipped), i.e.
+  /// I - pinv(J_pos) J_pos for any rank of J_pos.
+  template <typename DJ>
+  void compute_nullspace(const Eigen::MatrixBase<DJ>& jacobian) noexcept {
+    const Index n = n_;
+    nullspace_.setIdentity(n, n);
+    if (!settings_.enable_nullspace_projector_in_A) return;
+    Scalar scale = Scalar(0);
+    for (Index r = 0; r < 3; ++r) scale = std::fmax(scale, jacobian.row(r).norm());
+    if (!(scale > Scalar(0))) return;
+    const Scalar tol = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * scale;
+    Index rank = 0;
+    for (Index r = 0; r < 3; ++r) {
+      basis_.row(rank) = jacobian.row(r);
+      for (Index k = 0; k < rank; ++k)
+        basis_.row(rank) -= basis_.row(rank).dot(basis_.row(k)) * basis_.row(k);
+      const Scalar norm = basis_.row(rank).norm();
+      if (!(norm > tol)) continue;
+      basis_.row(rank) /= norm;
+      ++rank;
+    }
+    for (Index k = 0; k < rank; ++k)
+      nullspace_.noalias() -= basis_.row(k).head(n).transpose() * basis_.row(k).head(n);
+  }
+
+  template <typename DG, typename DPsi, typename DP, typename DPinv>
+  void assemble(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DPsi>& psi,
+                const Eigen::MatrixBase<DP>& p, const DPinv* p_inv, Index m) noexcept {
+    const Index n = n_;
+    const Scalar inf = infinity<Scalar>();
+    problem_.resize(n + m, n, m);
+    // Cost.
+    const bool mass_cost = settings_.quad_cost_type == FliqcCostType::MassMatrix ||
+                           settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
+    if (mass_cost) {
+      for (Index c = 0; c < n; ++c)
+        for (Index r = 0; r < n; ++r)
+          problem_.Q.coeffRef(r, c) = weights_.coeff(r) * Scalar(0.5) *
+                                      (mass_.coeff(r, c) + mass_.coeff(c, r)) * weights_.coeff(c);
+    } else {
+      problem_.Q.topLeftCorner(n, n).setIdentity();
+    }
+    problem_.Q.diagonal().tail(m).setConstant(settings_.lambda_cost_penalty);
+    const bool velocity_error = settings_.quad_cost_type == FliqcCostType::VelocityError ||
+                                settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
+    if (velocity_error) {
+      const Scalar factor = settings_.velocity_error_as_original ? Scalar(-2) : Scalar(-1);
+      problem_.g.head(n).noalias() = factor * (problem_.Q.topLeftCorner(n, n) * qdot_guide);
+    }
+    // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide.
+    problem_.A.leftCols(n).setIdentity();
+    for (Index k = 0; k < m; ++k) {
+      const Index i = result_.active_rows.coeff(k);
+      if (p_inv != nullptr) {
+        pinv_col_ = p_inv->row(i).transpose();
+      } else {
+        pinv_col_ = p.row(i).transpose() / p.row(i).squaredNorm();
+      }
+      problem_.A.col(n + k).noalias() = -(nullspace_ * pinv_col_);
+    }
+    problem_.lbA = qdot_guide;
+    problem_.ubA = qdot_guide;
+    // Bounds.
+    problem_.lb.head(n) = -vel_limit_;
+    problem_.ub.head(n) = vel_limit_;
+    problem_.lb.tail(m).setZero();
+    problem_.ub.tail(m).setConstant(settings_.enable_lambda_constraint_in_x ? settings_.lambda_max : inf);
+    // Complementarity: L x = lambda >= 0, R x = dt P qdot >= eps - psi.
+    for (Index k = 0; k < m; ++k) {
+      const Index i = result_.active_rows.coeff(k);
+      problem_.L.coeffRef(k, n + k) = Scalar(1);
+      problem_.ubL.coeffRef(k) = settings_.enable_lambda_constraint_in_L ? settings_.lambda_max : inf;
+      problem_.R.row(k).head(n) = settings_.dt * p.row(i);
+      problem_.lbR.coeffRef(k) = settings_.eps - psi.coeff(i);
+      problem_.ubR.coeffRef(k) = settings_.enable_esc_vel_constraint ? settings_.esc_vel_max : inf;
+    }
+  }
+
+  template <typename DPsi, typename DP>
+  Scalar predicted_violation(const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p,
+                             Index m) const noexcept {
+    Scalar worst = -infinity<Scalar>();
+    for (Index k = 0; k < m; ++k) {
+      const Index i = result_.active_rows.coeff(k);
+      const Scalar v = settings_.eps - psi.coeff(i) - settings_.dt * p.row(i).dot(result_.qdot);
+      worst = std::fmax(worst, v);
+    }
+    return worst;
+  }
+
+  /// Stop, or the least-violation velocity: two QPs in y = [qdot; t] (bounded by the velocity
+  /// limits, t >= 0, eps - psi_i - dt P_i qdot <= t): first min 1/2 t^2 + 1/2 mu |qdot - g|^2 with
+  /// mu = 1e-8 to find the smallest t*, then min 1/2 |qdot - g|^2 with t <= t* (1 + 1e-9) + 1e-12.
+  /// Stop when either QP fails.
+  template <typename DG, typename DPsi, typename DP>
+  void apply_fallback(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DPsi>& psi,
+                      const Eigen::MatrixBase<DP>& p, Index m) noexcept {
+    result_.fallback_applied = true;
+    result_.qdot.setZero(n_);
+    if (settings_.fallback != FliqcFallback::LeastViolation) return;
+    const Index n = n_;
+    const Scalar inf = infinity<Scalar>();
+    fallback_qp_.reserve(n + 1, m);
+    fb_q_.setZero(n + 1, n + 1);
+    const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);
+    fb_q_.diagonal().head(n).setConstant(mu);
+    fb_q_.coeffRef(n, n) = Scalar(1);
+    fb_a_.setZero(m, n + 1);
+    fb_lba_.resize(m);
+    fb_uba_.setConstant(m, inf);
+    for (Index k = 0; k < m; ++k) {
+      const Index i = result_.active_rows.coeff(k);
+      // dt P_i qdot + t >= eps - psi_i
+      fb_a_.row(k).head(n) = settings_.dt * p.row(i);
+      fb_a_.coeffRef(k, n) = Scalar(1);
+      fb_lba_.coeffRef(k) = settings_.eps - psi.coeff(i);
+    }
+    fb_g_.resize(n + 1);
+    fb_g_.head(n) = -mu * qdot_guide;
+    fb_g_.coeffRef(n) = Scalar(0);
+    fb_lb_.resize(n + 1);
+    fb_ub_.resize(n + 1);
+    fb_lb_.head(n) = -vel_limit_;
+    fb_ub_.head(n) = vel_limit_;
+    fb_lb_.coeffRef(n) = Scalar(0);
+    fb_ub_.coeffRef(n) = inf;
+    if (fallback_qp_.set_hessian(fb_q_) != Status::Ok || fallback_qp_.set_constraints(fb_a_) != Status::Ok)
+      return;
+    const auto& first = fallback_qp_.solve(fb_g_, fb_lb_, fb_ub_, fb_lba_, fb_uba_);
+    if (first.status != Status::Ok) return;
+    const Scalar t_star = first.x.coeff(n);
+    fb_q_.diagonal().head(n).setOnes();
+    fb_q_.coeffRef(n, n) = mu;
+    fb_g_.head(n) = -qdot_guide;
+    fb_ub_.coeffRef(n) = t_star * (Scalar(1) + Scalar(1e-9)) + Scalar(1e-12);
+    if (fallback_qp_.set_hessian(fb_q_) != Status::Ok) return;
+    const auto& second = fallback_qp_.solve(fb_g_, fb_lb_, fb_ub_, fb_lba_, fb_uba_);
+    if (second.status == Status::Ok && all_finite(second.x)) {
+      result_.qdot = second.x.head(n);
+    } else if (all_finite(first.x)) {
+      result_.qdot = first.x.head(n);
+    }
+  }
+
+  static constexpr int kMaxFbVars = MaxN_ + 1;
+  using FallbackQp = QpSolver<Scalar, Dynamic, Dynamic, kMaxFbVars, MaxM_>;
+
+  Settings settings_;
+  Solver solver_;
+  Problem problem_;
+  Result result_;
+  Index n_ = 0;
+  bool per_joint_limits_ = false;
+  VectorN vel_limit_, weights_, pinv_col_;
+  MatrixNN nullspace_, mass_;
+  Eigen::Matrix<Scalar, 3, N_, Eigen::RowMajor, 3, MaxN_> basis_;
+  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM_, 1> guess_;
+  Eigen::Matrix<int, MaxM_, 1> previous_rows_;
+  Eigen::Matrix<std::int8_t, MaxM_, 1> previous_set_;
+  Index previous_count_ = 0;
+  FallbackQp fallback_qp_;
+  Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, kMaxFbVars, kMaxFbVars> fb_q_;
+  Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxM_, kMaxFbVars> fb_a_;
+  Vector<Scalar, Dynamic, kMaxFbVars> fb_g_, fb_lb_, fb_ub_;
+  Vector<Scalar, Dynamic, MaxM_> fb_lba_, fb_uba_;
+};
+
+}  // namespace claw
