@@ -1,0 +1,195 @@
+// benchmarks/bench_lcqp.cpp: the LCQP solver and the FLIQC filter on the reference instances of
+// $CLAW_REFERENCE_DIR (default tests/data/reference): lcqp/fliqc_instances.json grouped by m (the LCQP
+// alone, problem already assembled, and the whole filter call: assembly + solve), and
+// lcqp_general/instances.json (random nonconvex + MacMPEC with n <= 100, and IVOCP).
+//
+// Each solve is timed on its own (steady_clock); counters: median_us and p99_us over every solve of
+// the group (FLIQC: feasible and infeasible together), and for the general sets the median over
+// instances of each instance's median. A solver per instance is built (and sized) before timing.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "claw/filters/fliqc.hpp"
+#include "claw/solvers/lcqp.hpp"
+#include "support/lcqp_json.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string reference_dir() {
+  const char* env = std::getenv("CLAW_REFERENCE_DIR");
+  if (env != nullptr && env[0] != '\0') return env;
+  return CLAW_DEFAULT_REFERENCE_DIR;
+}
+
+const nlohmann::json& load(const std::string& relative) {
+  static std::map<std::string, nlohmann::json> cache;
+  auto it = cache.find(relative);
+  if (it != cache.end()) return it->second;
+  nlohmann::json data;
+  std::string error;
+  if (!claw_test::read_json_file(reference_dir() + "/" + relative, data, error)) {
+    std::fprintf(stderr, "bench_lcqp: %s\n", error.c_str());
+    std::exit(1);
+  }
+  return cache.emplace(relative, std::move(data)).first->second;
+}
+
+claw_test::LcqpProblemXd problem_of(const nlohmann::json& lcqp, bool regularise) {
+  claw_test::LcqpProblemXd p;
+  std::string error;
+  if (!claw_test::read_lcqp(lcqp, regularise, p, error)) {
+    std::fprintf(stderr, "bench_lcqp: %s\n", error.c_str());
+    std::exit(1);
+  }
+  return p;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(k, v.size() - 1)];
+}
+
+void set_counters(benchmark::State& state, const std::vector<double>& samples_us, std::size_t instances) {
+  state.counters["median_us"] = percentile(samples_us, 0.5);
+  state.counters["p99_us"] = percentile(samples_us, 0.99);
+  state.counters["instances"] = static_cast<double>(instances);
+}
+
+/// The LCQP alone on the FLIQC instances with m pairs.
+void BM_Lcqp_fliqc(benchmark::State& state) {
+  const auto m = static_cast<std::size_t>(state.range(0));
+  std::vector<claw_test::LcqpProblemXd> problems;
+  for (const auto& inst : load("lcqp/fliqc_instances.json")["instances"])
+    if (inst["m"].get<std::size_t>() == m) problems.push_back(problem_of(inst["lcqp"], false));
+  if (problems.empty()) {
+    state.SkipWithError("no instance with this m");
+    return;
+  }
+  // Bounded solver sized for FLIQC (n = 7 + m <= 23, 7 rows, m <= 16): no heap at all.
+  claw::LcqpSolver<double, 23, 7, 16> solver;
+  claw::LcqpProblem<double, 23, 7, 16> bounded;
+  std::vector<claw::LcqpProblem<double, 23, 7, 16>> copies;
+  for (const auto& p : problems) {
+    bounded.resize(p.num_variables(), p.num_constraints(), p.num_pairs());
+    bounded.Q = p.Q; bounded.g = p.g; bounded.A = p.A; bounded.lbA = p.lbA; bounded.ubA = p.ubA;
+    bounded.lb = p.lb; bounded.ub = p.ub; bounded.L = p.L; bounded.R = p.R;
+    bounded.lbL = p.lbL; bounded.ubL = p.ubL; bounded.lbR = p.lbR; bounded.ubR = p.ubR;
+    copies.push_back(bounded);
+  }
+  std::vector<double> samples;
+  samples.reserve(copies.size() * 4096);
+  for (auto _ : state) {
+    for (const auto& p : copies) {
+      const auto t0 = Clock::now();
+      const auto& r = solver.solve(p);
+      benchmark::DoNotOptimize(r.x.data());
+      samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+      if (r.status != claw::Status::Ok && r.status != claw::Status::Infeasible) {
+        state.SkipWithError("unexpected status");
+        return;
+      }
+    }
+  }
+  set_counters(state, samples, copies.size());
+}
+
+/// The whole FLIQC filter call (Pnull, assembly, solve) on the raw inputs of the same instances,
+/// cold (reset() before each call: no warm start from an unrelated instance).
+void BM_FliqcFilter_fliqc(benchmark::State& state) {
+  const auto m = static_cast<std::size_t>(state.range(0));
+  struct Raw {
+    claw::FliqcSettings<double> settings;
+    Eigen::Matrix<double, 7, 1> guide;
+    Eigen::Matrix<double, 6, 7> jacobian;
+    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 16, 1> psi;
+    Eigen::Matrix<double, Eigen::Dynamic, 7, Eigen::RowMajor, 16, 7> p;
+  };
+  std::vector<Raw> raws;
+  for (const auto& inst : load("lcqp/fliqc_instances.json")["instances"]) {
+    if (inst["m"].get<std::size_t>() != m) continue;
+    Raw raw;
+    std::string error;
+    if (!claw_test::read_fliqc_params(inst["params"], raw.settings, error)) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+    const auto& r = inst["raw"];
+    for (int i = 0; i < 7; ++i) raw.guide(i) = r["qdot_guide"][i].get<double>();
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 7; ++j) raw.jacobian(i, j) = r["J"][i][j].get<double>();
+    raw.psi.resize(static_cast<Eigen::Index>(m));
+    raw.p.resize(static_cast<Eigen::Index>(m), 7);
+    for (std::size_t i = 0; i < m; ++i) {
+      raw.psi(static_cast<Eigen::Index>(i)) = r["psi"][i].get<double>();
+      for (int j = 0; j < 7; ++j) raw.p(static_cast<Eigen::Index>(i), j) = r["P"][i][j].get<double>();
+    }
+    raws.push_back(raw);
+  }
+  if (raws.empty()) {
+    state.SkipWithError("no instance with this m");
+    return;
+  }
+  claw::FliqcFilter<double, 7, 16> filter;
+  std::vector<double> samples;
+  samples.reserve(raws.size() * 4096);
+  for (auto _ : state) {
+    for (const auto& raw : raws) {
+      filter.configure(raw.settings);  // also resets the warm start
+      const auto t0 = Clock::now();
+      const auto& r = filter.filter(raw.guide, raw.jacobian, raw.psi, raw.p);
+      benchmark::DoNotOptimize(r.qdot.data());
+      samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+  }
+  set_counters(state, samples, raws.size());
+}
+
+/// General LCQPs: `which` = 0: random_nonconvex + MacMPEC (both MacMPEC families) with n <= 100;
+/// 1: IVOCP. Counter median_us: median over instances of each instance's median solve time.
+void general(benchmark::State& state, int which) {
+  std::vector<claw_test::LcqpProblemXd> problems;
+  for (const auto& inst : load("lcqp_general/instances.json")["instances"]) {
+    const std::string family = inst["family"].get<std::string>();
+    const bool pick = which == 0 ? (family == "random_nonconvex" || family.rfind("macmpec", 0) == 0) &&
+                                       inst["n"].get<int>() <= 100
+                                 : family == "ivocp_lcqptest";
+    if (pick) problems.push_back(problem_of(inst["lcqp"], true));
+  }
+  std::vector<claw::LcqpSolver<double>> solvers(problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) solvers[i].solve(problems[i]);  // sizes the storage
+  std::vector<std::vector<double>> per_instance(problems.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      const auto t0 = Clock::now();
+      const auto& r = solvers[i].solve(problems[i]);
+      benchmark::DoNotOptimize(r.x.data());
+      per_instance[i].push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+  }
+  std::vector<double> medians;
+  for (const auto& v : per_instance) medians.push_back(percentile(v, 0.5));
+  state.counters["median_us"] = percentile(medians, 0.5);
+  state.counters["max_us"] = percentile(medians, 1.0);
+  state.counters["instances"] = static_cast<double>(problems.size());
+}
+
+void BM_Lcqp_general_random_macmpec_n100(benchmark::State& state) { general(state, 0); }
+void BM_Lcqp_general_ivocp(benchmark::State& state) { general(state, 1); }
+
+}  // namespace
+
+BENCHMARK(BM_Lcqp_fliqc)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FliqcFilter_fliqc)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Lcqp_general_random_macmpec_n100)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_Lcqp_general_ivocp)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(1);
