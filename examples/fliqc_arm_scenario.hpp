@@ -218,6 +218,12 @@ inline JointVector guide_velocity(const PandaPose& pose, const Jacobian& jac, co
 // ---------------------------------------------------------------------------------------------
 // Scenario
 
+/// Clearance the filtered run must keep [m] (the original FLIQC eps), and the margin added to the
+/// filter's eps to cover what its first-order prediction leaves out over one step [m] (the links
+/// move on arcs during a 2 ms step: with eps = clearance the held distance settles ~2 um below).
+inline constexpr double kClearance = 0.02;
+inline constexpr double kPredictionMargin = 2e-5;
+
 struct ScenarioConfig {
   JointVector q0 = panda_ready_pose();
   Vector3 goal = Vector3::Zero();  ///< end-effector goal [m]

@@ -1,7 +1,7 @@
-// tests/test_fliqc_arm_scenario.cpp: the robot side of examples/03_fliqc_arm (examples/
-// fliqc_arm_scenario.hpp), independent of any filter: Panda forward kinematics against hand-computed
-// values, the Jacobians and distance projectors against central finite differences, the guide, and
-// the unfiltered scenario (reaches the goal, but its forearm passes through the sphere).
+// tests/test_fliqc_arm_scenario.cpp: examples/03_fliqc_arm's scenario (examples/fliqc_arm_scenario.hpp):
+// Panda forward kinematics against hand-computed values, the Jacobians and distance projectors
+// against central finite differences, the guide, the unfiltered run (reaches the goal, but its
+// forearm passes through the sphere), and the 2000 cycles through claw's FLIQC filter.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -12,6 +12,7 @@
 #include <random>
 
 #include "../examples/fliqc_arm_scenario.hpp"
+#include "claw/filters/fliqc.hpp"
 
 using namespace claw_examples;
 
@@ -277,4 +278,49 @@ TEST_CASE("run_scenario logs what a FilterStep reports and applies its qdot", "[
               const DistanceProjector&) { return JointVector::Zero().eval(); });
   CHECK((stopped.q_final - cfg.q0).norm() == 0.0);
   CHECK(stopped.final_ee_error == Approx(stopped.ee_error.front()));
+}
+
+TEST_CASE("FLIQC arm scenario: 2000 filtered cycles keep the clearance and reach the goal",
+          "[fliqc_arm][fliqc]") {
+  const ScenarioConfig cfg = default_scenario();
+  REQUIRE(cfg.cycles == 2000);
+  claw::FliqcSettings<double> settings;
+  settings.q_dot_max = 2.0;
+  settings.eps = kClearance + kPredictionMargin;
+  claw::FliqcFilter<double, kJoints, 16> filter;
+  REQUIRE(filter.configure(settings) == claw::Status::Ok);
+  long cycles = 0, solved = 0, worst_cycle = -1;
+  double worst_prediction = -1.0;
+  const ScenarioLog log =
+      run_scenario(cfg, [&](const JointVector& qdot_guide, const Jacobian& jacobian,
+                            const DistanceVector& psi, const DistanceProjector& projector) {
+        const auto& r = filter.filter(qdot_guide, jacobian, psi, projector);
+        FilterStep step;
+        step.qdot = r.qdot;
+        step.ok = r.status == claw::Status::Ok;
+        step.active_count = r.active_count;
+        if (r.solved) {
+          ++solved;
+          // The filter's own promise: psi_i + dt P_i qdot >= eps on every active distance.
+          if (r.predicted_violation > worst_prediction) {
+            worst_prediction = r.predicted_violation;
+            worst_cycle = cycles;
+          }
+        }
+        ++cycles;
+        return step;
+      });
+  CHECK(cycles == 2000);
+  CHECK(solved > 100);  // the constraints really were active
+  CHECK(log.not_ok_fraction() == 0.0);
+  INFO("worst predicted violation " << worst_prediction << " at cycle " << worst_cycle);
+  CHECK(worst_prediction <= 1e-9);
+  for (std::size_t k = 0; k < log.min_distance.size(); ++k) {
+    INFO("cycle " << k);
+    REQUIRE(log.min_distance[k] >= kClearance - 1e-9);
+  }
+  CHECK(log.final_min_distance >= kClearance - 1e-9);
+  CHECK(log.final_ee_error < 5e-3);
+  // The unfiltered run of the same scenario goes into the sphere.
+  CHECK(run_scenario(cfg, IdentityFilter{}).overall_min_distance() < 0.0);
 }
