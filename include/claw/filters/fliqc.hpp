@@ -10,7 +10,6 @@
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/lcqp.hpp"
-#include "claw/solvers/qp.hpp"
 
 namespace claw {
 
@@ -127,7 +126,9 @@ class FliqcFilter {
   using Scalar = Scalar_;
   using Index = Eigen::Index;
   static constexpr int kMaxVars = MaxN_ + MaxM_;
-  using Solver = LcqpSolver<Scalar, kMaxVars, MaxN_, MaxM_>;
+  /// Rows of A: the n equality rows, or the m rows of the least-violation fallback.
+  static constexpr int kMaxRows = MaxN_ > MaxM_ ? MaxN_ : MaxM_;
+  using Solver = LcqpSolver<Scalar, kMaxVars, kMaxRows, MaxM_>;
   using Problem = typename Solver::Problem;
   using Settings = FliqcSettings<Scalar>;
   using Result = FliqcResult<Scalar, N_, MaxM_, MaxN_>;
@@ -226,7 +227,8 @@ class FliqcFilter {
     return run(qdot_guide, jacobian, psi, p, &p_inv.derived());
   }
 
-  /// The LCQP of the last solved cycle (for inspection and tests).
+  /// The LCQP of the last solved cycle (for inspection and tests); after a least-violation
+  /// fallback, that fallback's second QP.
   const Problem& problem() const noexcept { return problem_; }
   /// P_null of the last cycle.
   const MatrixNN& nullspace_projector() const noexcept { return nullspace_; }
@@ -437,9 +439,10 @@ class FliqcFilter {
   }
 
   /// Stop, or the least-violation velocity: two QPs in y = [qdot; t] (bounded by the velocity
-  /// limits, t >= 0, eps - psi_i - dt P_i qdot <= t): first min 1/2 t^2 + 1/2 mu |qdot - g|^2 with
-  /// mu = 1e-8 to find the smallest t*, then min 1/2 |qdot - g|^2 with t <= t* (1 + 1e-9) + 1e-12.
-  /// Stop when either QP fails.
+  /// limits, t >= 0, eps - psi_i - dt P_i qdot <= t), solved by the same LCQP solver with no pair
+  /// (problem() then holds the second): first min 1/2 t^2 + 1/2 mu |qdot - g|^2 with mu = 1e-8
+  /// (float 1e-4) for the smallest t*, then min 1/2 |qdot - g|^2 + 1/2 mu t^2 with
+  /// t <= t* (1 + 1e-9) + 1e-12. Stop when the first fails; the first's qdot when the second does.
   template <typename DG, typename DPsi, typename DP>
   void apply_fallback(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DPsi>& psi,
                       const Eigen::MatrixBase<DP>& p, Index m) noexcept {
@@ -447,51 +450,32 @@ class FliqcFilter {
     result_.qdot.setZero(n_);
     if (settings_.fallback != FliqcFallback::LeastViolation) return;
     const Index n = n_;
-    const Scalar inf = infinity<Scalar>();
-    fallback_qp_.reserve(n + 1, m);
-    fb_q_.setZero(n + 1, n + 1);
     const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);
-    fb_q_.diagonal().head(n).setConstant(mu);
-    fb_q_.coeffRef(n, n) = Scalar(1);
-    fb_a_.setZero(m, n + 1);
-    fb_lba_.resize(m);
-    fb_uba_.setConstant(m, inf);
+    problem_.resize(n + 1, m, 0);
+    problem_.Q.diagonal().head(n).setConstant(mu);
+    problem_.Q.coeffRef(n, n) = Scalar(1);
+    problem_.g.head(n) = -mu * qdot_guide;
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       // dt P_i qdot + t >= eps - psi_i
-      fb_a_.row(k).head(n) = settings_.dt * p.row(i);
-      fb_a_.coeffRef(k, n) = Scalar(1);
-      fb_lba_.coeffRef(k) = settings_.eps - psi.coeff(i);
+      problem_.A.row(k).head(n) = settings_.dt * p.row(i);
+      problem_.A.coeffRef(k, n) = Scalar(1);
+      problem_.lbA.coeffRef(k) = settings_.eps - psi.coeff(i);
     }
-    fb_g_.resize(n + 1);
-    fb_g_.head(n) = -mu * qdot_guide;
-    fb_g_.coeffRef(n) = Scalar(0);
-    fb_lb_.resize(n + 1);
-    fb_ub_.resize(n + 1);
-    fb_lb_.head(n) = -vel_limit_;
-    fb_ub_.head(n) = vel_limit_;
-    fb_lb_.coeffRef(n) = Scalar(0);
-    fb_ub_.coeffRef(n) = inf;
-    if (fallback_qp_.set_hessian(fb_q_) != Status::Ok || fallback_qp_.set_constraints(fb_a_) != Status::Ok)
-      return;
-    const auto& first = fallback_qp_.solve(fb_g_, fb_lb_, fb_ub_, fb_lba_, fb_uba_);
-    if (first.status != Status::Ok) return;
+    problem_.lb.head(n) = -vel_limit_;
+    problem_.ub.head(n) = vel_limit_;
+    problem_.lb.coeffRef(n) = Scalar(0);
+    const auto& first = solver_.solve(problem_);
+    if (first.status != Status::Ok || !all_finite(first.x)) return;
+    result_.qdot = first.x.head(n);
     const Scalar t_star = first.x.coeff(n);
-    fb_q_.diagonal().head(n).setOnes();
-    fb_q_.coeffRef(n, n) = mu;
-    fb_g_.head(n) = -qdot_guide;
-    fb_ub_.coeffRef(n) = t_star * (Scalar(1) + Scalar(1e-9)) + Scalar(1e-12);
-    if (fallback_qp_.set_hessian(fb_q_) != Status::Ok) return;
-    const auto& second = fallback_qp_.solve(fb_g_, fb_lb_, fb_ub_, fb_lba_, fb_uba_);
-    if (second.status == Status::Ok && all_finite(second.x)) {
-      result_.qdot = second.x.head(n);
-    } else if (all_finite(first.x)) {
-      result_.qdot = first.x.head(n);
-    }
+    problem_.Q.diagonal().head(n).setOnes();
+    problem_.Q.coeffRef(n, n) = mu;
+    problem_.g.head(n) = -qdot_guide;
+    problem_.ub.coeffRef(n) = t_star * (Scalar(1) + Scalar(1e-9)) + Scalar(1e-12);
+    const auto& second = solver_.solve(problem_);
+    if (second.status == Status::Ok && all_finite(second.x)) result_.qdot = second.x.head(n);
   }
-
-  static constexpr int kMaxFbVars = MaxN_ + 1;
-  using FallbackQp = QpSolver<Scalar, Dynamic, Dynamic, kMaxFbVars, MaxM_>;
 
   Settings settings_;
   Solver solver_;
@@ -506,11 +490,6 @@ class FliqcFilter {
   Eigen::Matrix<int, MaxM_, 1> previous_rows_;
   Eigen::Matrix<std::int8_t, MaxM_, 1> previous_set_;
   Index previous_count_ = 0;
-  FallbackQp fallback_qp_;
-  Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, kMaxFbVars, kMaxFbVars> fb_q_;
-  Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxM_, kMaxFbVars> fb_a_;
-  Vector<Scalar, Dynamic, kMaxFbVars> fb_g_, fb_lb_, fb_ub_;
-  Vector<Scalar, Dynamic, MaxM_> fb_lba_, fb_uba_;
 };
 
 }  // namespace claw

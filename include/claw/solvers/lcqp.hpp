@@ -257,8 +257,6 @@ class LcqpSolver {
     m_ = m;
     qp_.reserve(n, nc + 2 * m);
     lemke_.reserve(m);
-    q_reg_.resize(n, n);
-    rows_.resize(nc + 2 * m, n);
     row_lo_.resize(nc + 2 * m);
     row_hi_.resize(nc + 2 * m);
     x_.resize(n);
@@ -806,38 +804,27 @@ class LcqpSolver {
   // --- the convex subproblems ------------------------------------------------------------------
 
   Status setup_qp(const Problem& p) noexcept {
-    q_reg_ = p.Q;
-    if (settings_.hessian_regularisation > Scalar(0))
-      q_reg_.diagonal().array() += settings_.hessian_regularisation;
-    Status status = qp_.set_hessian(q_reg_);
+    // Q + reg I is passed as an expression (no copy of Q is kept).
+    reg_ = settings_.hessian_regularisation;
+    Status status = qp_.set_hessian(p.Q + reg_ * MatrixNN::Identity(n_, n_));
     if (status == Status::InvalidProblem && settings_.auto_regularisation) {
       // Positive semidefinite Q (or numerically so): add delta I, delta = 1e-12, 1e-10, 1e-8
-      // times max(1, max_i Q_ii), the first that factorises.
+      // (float: 1e-6, 1e-4) times max(1, max_i Q_ii), the first that factorises.
       Scalar scale = Scalar(1);
       for (Index i = 0; i < n_; ++i) scale = std::fmax(scale, std::fabs(p.Q.coeff(i, i)));
       const Scalar steps[3] = {Scalar(1e-12), Scalar(1e-10), Scalar(1e-8)};
-      for (Scalar step : steps) {
-        if (sizeof(Scalar) <= 4 && step < Scalar(1e-6)) continue;
-        const Scalar delta = step * scale;
-        q_reg_.diagonal().array() += delta - result_.regularisation;
+      const Scalar float_steps[2] = {Scalar(1e-6), Scalar(1e-4)};
+      const bool single = sizeof(Scalar) <= 4;
+      for (int k = 0; k < (single ? 2 : 3) && status == Status::InvalidProblem; ++k) {
+        const Scalar delta = (single ? float_steps[k] : steps[k]) * scale;
         result_.regularisation = delta;
-        status = qp_.set_hessian(q_reg_);
-        if (status != Status::InvalidProblem) break;
-      }
-      if (sizeof(Scalar) <= 4 && status == Status::InvalidProblem) {
-        const Scalar delta = Scalar(1e-4) * scale;
-        q_reg_.diagonal().array() += delta - result_.regularisation;
-        result_.regularisation = delta;
-        status = qp_.set_hessian(q_reg_);
+        status = qp_.set_hessian(p.Q + (settings_.hessian_regularisation + delta) * MatrixNN::Identity(n_, n_));
+        if (status != Status::InvalidProblem) reg_ = settings_.hessian_regularisation + delta;
       }
     }
     if (status != Status::Ok) return status;
     const Index rows = nc_ + 2 * m_;
-    rows_.resize(rows, n_);
-    rows_.topRows(nc_) = p.A;
-    rows_.middleRows(nc_, m_) = p.L;
-    rows_.bottomRows(m_) = p.R;
-    status = qp_.set_constraints(rows_);
+    status = qp_.set_constraints(p.A, p.L, p.R);
     if (status != Status::Ok) return status;
     row_lo_.resize(rows);
     row_hi_.resize(rows);
@@ -1067,7 +1054,8 @@ class LcqpSolver {
       apply_c(p, xk_, tmp_n_);
       tmp_n_ += gphi_;
       tmp2_n_ = xk_ - x_;
-      p_.noalias() = q_reg_ * tmp2_n_;
+      p_.noalias() = p.Q * tmp2_n_;
+      p_ += reg_ * tmp2_n_;
       p_ += rho * tmp_n_;
       p_ -= gk_ - p.g;
       const Scalar stat = p_.template lpNorm<Eigen::Infinity>();
@@ -1111,10 +1099,12 @@ class LcqpSolver {
       p_ = x_ - xk_;
       // LCQPow's step on the merit 1/2 x'(Q + rho C)x + (g + rho g_phi)'x along p.
       apply_c(p, p_, tmp_n_);
-      tmp2_n_.noalias() = q_reg_ * p_;
+      tmp2_n_.noalias() = p.Q * p_;
+      tmp2_n_ += reg_ * p_;
       const Scalar qk = p_.dot(tmp2_n_) + rho * p_.dot(tmp_n_);
       // grad at xk: Q xk + g + rho (C xk + g_phi)
-      tmp2_n_.noalias() = q_reg_ * xk_;
+      tmp2_n_.noalias() = p.Q * xk_;
+      tmp2_n_ += reg_ * xk_;
       tmp2_n_ += p.g;
       Scalar lk = p_.dot(tmp2_n_);
       apply_c(p, xk_, tmp_n_);
@@ -1189,7 +1179,6 @@ class LcqpSolver {
   // --- storage ---------------------------------------------------------------------------------
 
   using MatrixNN = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN_, MaxN_>;
-  using MatrixRows = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, kMaxRows, MaxN_>;
   using MatrixPP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxP_, MaxP_>;
   using MatrixNP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN_, MaxP_>;
   static constexpr int kMaxLuCols = kBounded ? MaxN_ + MaxP_ + 1 : Dynamic;
@@ -1205,8 +1194,7 @@ class LcqpSolver {
   Result result_;
   Index n_ = 0, nc_ = 0, m_ = 0;
   bool has_guess_ = false;
-  MatrixNN q_reg_;
-  MatrixRows rows_;
+  Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;

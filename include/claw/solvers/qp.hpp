@@ -314,6 +314,28 @@ class QpSolver {
     return Status::Ok;
   }
 
+  /// Installs A = [top; middle; bottom] (row blocks stacked, any of them may have 0 rows) without
+  /// forming the stacked matrix: as set_constraints(A) otherwise.
+  template <typename D1, typename D2, typename D3>
+  Status set_constraints(const Eigen::MatrixBase<D1>& top, const Eigen::MatrixBase<D2>& middle,
+                         const Eigen::MatrixBase<D3>& bottom) noexcept {
+    const Index r1 = top.rows(), r2 = middle.rows(), r3 = bottom.rows();
+    if (r1 + r2 + r3 != m_ || (r1 > 0 && top.cols() != n_) || (r2 > 0 && middle.cols() != n_) ||
+        (r3 > 0 && bottom.cols() != n_))
+      return Status::SizeMismatch;
+    if (!all_finite(top) || !all_finite(middle) || !all_finite(bottom)) return Status::NonFiniteInput;
+    if (r1 > 0) a_.topRows(r1) = top;
+    if (r2 > 0) a_.middleRows(r1, r2) = middle;
+    if (r3 > 0) a_.bottomRows(r3) = bottom;
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar norm = a_.row(i).norm();
+      inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
+    }
+    has_constraints_ = true;
+    factor_valid_ = false;
+    return Status::Ok;
+  }
+
   /// Cold solve with the installed Q and A: g (n), lb, ub (n), lbA, ubA (m). See QpResult for what
   /// each status leaves in the result. NaN anywhere or an infinite g: NonFiniteInput; lb_i > ub_i,
   /// lb_i = +inf or ub_i = -inf (same for rows): InvalidBounds; no Hessian (or m > 0 and no A):
