@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -609,65 +610,104 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   REQUIRE(allocations == 0);
 }
 
-TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[pid][fast]") {
+namespace {
+// Bit for bit (tells -0 from +0), entry by entry.
+template <typename A, typename B>
+bool same_bits(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  using S = typename A::Scalar;
+  if (a.size() != b.size()) return false;
+  for (Eigen::Index j = 0; j < a.size(); ++j) {
+    const S x = a.coeff(j), y = b.coeff(j);
+    if (std::memcmp(&x, &y, sizeof(S)) != 0) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[pid][fast]",
+                   float, double) {
   // The simple (raw-array, vectorisable) path runs for contiguous inputs and plain settings; a
-  // slew rate of 1e300 never binds but sends the same law down the general path, and so does a
-  // strided input. All three must agree bit for bit.
+  // slew rate of 1e30 never binds but sends the same law down the general path, and so does a
+  // strided input. All three must agree bit for bit, including the signs of zeros and the joints
+  // held on overflow, for every variant of the simple path: backward/forward Euler, c read or
+  // skipped (all +0), the lower integral bound read or taken as minus the upper (symmetric), and
+  // sizes that leave vector remainders.
+  using S = TestType;
+  using Vec = claw::Vector<S, claw::Dynamic>;
+  using Mat = Eigen::Matrix<S, claw::Dynamic, claw::Dynamic>;
+  const S huge = std::numeric_limits<S>::max() / S(1.5);  // kp huge * |e| > 1.5 overflows
   std::mt19937_64 rng(42);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const Eigen::Index n = 37;
-  for (int trial = 0; trial < 48; ++trial) {
-    claw::PidSettings<double, claw::Dynamic> s;
-    s.resize(n);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      s.kp(j) = 50 * (u(rng) + 1);
-      s.ki(j) = trial % 3 == 0 ? 0.0 : 20 * (u(rng) + 1);
-      s.kd(j) = 2 * (u(rng) + 1);
-      s.constant_effort(j) = u(rng);
-      s.integral_max(j) = 0.05 * (u(rng) + 1.5);
-      s.iterm_min(j) = -0.5 - u(rng) * 0.2;
-      s.iterm_max(j) = 0.4 + u(rng) * 0.2;
-      s.limits.lower(j) = -10 - u(rng);
-      s.limits.upper(j) = 10 + u(rng);
-    }
-    const claw::AntiWindup kinds[] = {claw::AntiWindup::None, claw::AntiWindup::IntegralClamp,
-                                      claw::AntiWindup::ITermClamp};
-    s.anti_windup = kinds[trial % 3];
-    s.integral_rule = (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler
-                                      : claw::IntegralRule::BackwardEuler;
-    s.limits.kind = (trial / 6) % 2 ? claw::EffortLimitKind::Bounds : claw::EffortLimitKind::None;
-    const bool full = (trial / 12) % 2 == 1;
-    s.dt = trial < 24 ? 1e-3 : 0.02;
-    auto general = s;
-    general.slew_rate.setConstant(1e300);
-    claw::PidXd fast(n), slow(n), strided(n);
-    REQUIRE(fast.configure(s) == Status::Ok);
-    REQUIRE(slow.configure(general) == Status::Ok);
-    REQUIRE(strided.configure(s) == Status::Ok);
-    Eigen::VectorXd out_fast = Eigen::VectorXd::Zero(n), out_slow = out_fast;
-    Eigen::MatrixXd out_strided = Eigen::MatrixXd::Zero(2, n);  // a row of it is strided
-    for (int k = 0; k < 60; ++k) {
-      Eigen::MatrixXd inputs = Eigen::MatrixXd::NullaryExpr(5, n, [&] { return u(rng); });
-      inputs.row(0) *= 0.5;
-      const Eigen::VectorXd target = inputs.row(0).transpose(), tv = inputs.row(1).transpose(),
-                            ff = inputs.row(2).transpose(), q = inputs.row(3).transpose(),
-                            v = inputs.row(4).transpose();
-      if (full) {
-        REQUIRE(fast.update(target, tv, ff, q, v, out_fast) == Status::Ok);
-        REQUIRE(slow.update(target, tv, ff, q, v, out_slow) == Status::Ok);
-        REQUIRE(strided.update(inputs.row(0), inputs.row(1), inputs.row(2), inputs.row(3),
-                               inputs.row(4), out_strided.row(1)) == Status::Ok);
-      } else {
-        REQUIRE(fast.update(target, q, v, out_fast) == Status::Ok);
-        REQUIRE(slow.update(target, q, v, out_slow) == Status::Ok);
-        REQUIRE(strided.update(inputs.row(0), inputs.row(3), inputs.row(4), out_strided.row(1)) ==
-                Status::Ok);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const auto u = [&] { return static_cast<S>(uniform(rng)); };
+  for (const Eigen::Index n :
+       {Eigen::Index(1), Eigen::Index(7), Eigen::Index(37), Eigen::Index(100)}) {
+    for (int trial = 0; trial < 48; ++trial) {
+      claw::PidSettings<S, claw::Dynamic> s;
+      s.resize(n);
+      const int constant_kind = (trial / 2) % 3;  // 0: random c, 1: all +0 (skipped), 2: all -0
+      const int iterm_kind = (trial / 4) % 3;     // 0: asymmetric, 1: symmetric, 2: [+0, +0]
+      for (Eigen::Index j = 0; j < n; ++j) {
+        s.kp(j) = 50 * (u() + 1);
+        s.ki(j) = (trial % 3 == 0 || j % 7 == 3) ? S(0) : 20 * (u() + 1);
+        s.kd(j) = 2 * (u() + 1);
+        s.constant_effort(j) = constant_kind == 0 ? u() : (constant_kind == 1 ? S(0) : S(-0.0));
+        s.integral_max(j) =
+            j % 5 == 3 ? std::numeric_limits<S>::infinity() : S(0.05) * (u() + S(1.5));
+        s.iterm_max(j) = S(0.4) + u() * S(0.2);
+        s.iterm_min(j) = iterm_kind == 0 ? S(-0.5) - u() * S(0.2) : -s.iterm_max(j);
+        if (iterm_kind == 2) s.iterm_min(j) = s.iterm_max(j) = S(0);
+        s.limits.lower(j) = -10 - u();
+        s.limits.upper(j) = 10 + u();
       }
-      INFO("trial " << trial << " step " << k);
-      REQUIRE(out_fast == out_slow);
-      REQUIRE(out_fast == out_strided.row(1).transpose());
-      REQUIRE(fast.integral_term() == slow.integral_term());
-      REQUIRE(fast.integral_term() == strided.integral_term());
+      if (trial % 8 == 7)  // a few joints whose output overflows for large errors
+        for (Eigen::Index j = 0; j < n; j += 3) s.kp(j) = huge;
+      const claw::AntiWindup kinds[] = {claw::AntiWindup::None, claw::AntiWindup::IntegralClamp,
+                                        claw::AntiWindup::ITermClamp};
+      s.anti_windup = kinds[trial % 3];
+      s.integral_rule = (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler
+                                        : claw::IntegralRule::BackwardEuler;
+      s.limits.kind = (trial / 6) % 2 ? claw::EffortLimitKind::Bounds : claw::EffortLimitKind::None;
+      const bool full = (trial / 12) % 2 == 1;
+      s.dt = trial < 24 ? S(1e-3) : S(0.02);
+      auto general = s;
+      general.slew_rate.setConstant(S(1e30));
+      claw::Pid<S, claw::Dynamic> fast(n), slow(n), strided(n);
+      REQUIRE(fast.configure(s) == Status::Ok);
+      REQUIRE(slow.configure(general) == Status::Ok);
+      REQUIRE(strided.configure(s) == Status::Ok);
+      Vec out_fast = Vec::Zero(n), out_slow = out_fast;
+      Mat out_strided = Mat::Zero(2, n);  // a row of it is strided
+      for (int k = 0; k < 60; ++k) {
+        Mat inputs = Mat::NullaryExpr(5, n, [&] { return u(); });
+        inputs.row(0) *= S(0.5);
+        if (k % 7 == 3) inputs.row(3).setZero();  // e = +-0 exactly where q* is +-0
+        const Vec target = inputs.row(0).transpose(), tv = inputs.row(1).transpose(),
+                  ff = inputs.row(2).transpose(), q = inputs.row(3).transpose(),
+                  v = inputs.row(4).transpose();
+        Status st_fast, st_slow, st_strided;
+        if (full) {
+          st_fast = fast.update(target, tv, ff, q, v, out_fast);
+          st_slow = slow.update(target, tv, ff, q, v, out_slow);
+          st_strided = strided.update(inputs.row(0), inputs.row(1), inputs.row(2), inputs.row(3),
+                                      inputs.row(4), out_strided.row(1));
+        } else {
+          st_fast = fast.update(target, q, v, out_fast);
+          st_slow = slow.update(target, q, v, out_slow);
+          st_strided =
+              strided.update(inputs.row(0), inputs.row(3), inputs.row(4), out_strided.row(1));
+        }
+        INFO("n " << n << " trial " << trial << " step " << k);
+        REQUIRE((st_fast == Status::Ok || st_fast == Status::NumericalOverflow));
+        if (trial % 8 != 7) REQUIRE(st_fast == Status::Ok);
+        REQUIRE(st_fast == st_slow);
+        REQUIRE(st_fast == st_strided);
+        REQUIRE(same_bits(out_fast, out_slow));
+        REQUIRE(same_bits(out_fast, out_strided.row(1)));
+        REQUIRE(same_bits(fast.integral_term(), slow.integral_term()));
+        REQUIRE(same_bits(fast.integral_term(), strided.integral_term()));
+        REQUIRE(claw::all_finite(out_fast));
+        REQUIRE(claw::all_finite(fast.integral_term()));
+      }
     }
   }
 }

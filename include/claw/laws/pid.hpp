@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -127,6 +128,19 @@ struct PidSettings {
 
 namespace detail {
 
+// Placed before a loop over arrays that do not overlap: tells the compiler so, since `__restrict`
+// on a function's parameters is lost once the function is inlined (GCC 12 then needs a run-time
+// overlap test per pair of arrays, gives up above 10 and leaves the loop scalar).
+#ifndef CLAW_DETAIL_LOOP_NO_ALIAS
+#if defined(__clang__)
+#define CLAW_DETAIL_LOOP_NO_ALIAS _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define CLAW_DETAIL_LOOP_NO_ALIAS _Pragma("GCC ivdep")
+#else
+#define CLAW_DETAIL_LOOP_NO_ALIAS
+#endif
+#endif
+
 /// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
 template <typename D>
 constexpr bool contiguous() noexcept {
@@ -134,12 +148,26 @@ constexpr bool contiguous() noexcept {
          D::InnerStrideAtCompileTime == 1;
 }
 
+/// Calls f(std::bool_constant<b>...) for the run-time booleans b: one instantiation per pattern.
+template <bool... kFlags, typename F>
+inline decltype(auto) with_bool_flags(F&& f) {
+  return f(std::bool_constant<kFlags>{}...);
+}
+template <bool... kFlags, typename F, typename... Bools>
+inline decltype(auto) with_bool_flags(F&& f, bool first, Bools... rest) {
+  return first ? with_bool_flags<kFlags..., true>(f, rest...)
+               : with_bool_flags<kFlags..., false>(f, rest...);
+}
+
 /// Pid's simple path on raw arrays (restrict: no two of them overlap, which holds for distinct
 /// vectors; the caller's output must not be one of its inputs). Per joint:
 ///   e = q* - q;  d = v* - v;  I+ = clip(I + ki (e h), i_lo, i_hi);
 ///   u = clip(c + ff + kp e + kd d + (kBackward ? I+ : I), u_lo, u_hi)
-/// A joint whose u or I+ is not finite keeps its out and I. Returns true when that happened.
-template <bool kFull, bool kBackward, typename Scalar>
+/// kConstant false: c is +0 for every joint and is not read (nullptr allowed). kIntegralLower
+/// false: i_lo = -i_hi for every joint and is not read. Either way the same operations as with the
+/// array, so the same bits. A joint whose u or I+ is not finite keeps its out and I. Returns true
+/// when that happened.
+template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename Scalar>
 inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
                        const Scalar* __restrict target_velocity,
                        const Scalar* __restrict feedforward, const Scalar* __restrict q,
@@ -153,14 +181,17 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
   // An integer as wide as Scalar counts the failures, so the loop vectorises (a bool does not).
   using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
   Count failures = 0;
+  CLAW_DETAIL_LOOP_NO_ALIAS
   for (Eigen::Index j = 0; j < n; ++j) {
     const Scalar e = target[j] - q[j];
     const Scalar vr = kFull ? target_velocity[j] : Scalar(0);
     const Scalar ff = kFull ? feedforward[j] : Scalar(0);
     const Scalar d = vr - v[j];
     const Scalar previous = integral[j];
-    const Scalar advanced = clip(previous + ki[j] * (e * h), i_lo[j], i_hi[j]);
-    const Scalar base = c[j] + ff + kp[j] * e + kd[j] * d;
+    const Scalar hi = i_hi[j];
+    const Scalar lo = kIntegralLower ? i_lo[j] : -hi;
+    const Scalar advanced = clip(previous + ki[j] * (e * h), lo, hi);
+    const Scalar base = (kConstant ? c[j] : Scalar(0)) + ff + kp[j] * e + kd[j] * d;
     const Scalar u = clip(base + (kBackward ? advanced : previous), u_lo[j], u_hi[j]);
     const bool ok = (static_cast<int>(std::fabs(u) <= kMax) &
                      static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
@@ -348,6 +379,21 @@ class Pid {
       effort_lower_.coeffRef(j) = bounded ? settings_.limits.lower.coeff(j) : -infinity<Scalar>();
       effort_upper_.coeffRef(j) = bounded ? settings_.limits.upper.coeff(j) : infinity<Scalar>();
     }
+    // The simple path skips the arrays these make redundant (fewer streams from memory).
+    zero_constant_effort_ = symmetric_integral_ = true;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      zero_constant_effort_ &= same_bits(settings_.constant_effort.coeff(j), Scalar(0));
+      symmetric_integral_ &=
+          same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
+    }
+  }
+
+  /// True when a and b have the same bits (tells -0 from +0; a NaN matches only the same NaN).
+  static bool same_bits(Scalar a, Scalar b) noexcept {
+    unsigned char bytes_a[sizeof(Scalar)], bytes_b[sizeof(Scalar)];
+    std::memcpy(bytes_a, &a, sizeof(Scalar));
+    std::memcpy(bytes_b, &b, sizeof(Scalar));
+    return std::memcmp(bytes_a, bytes_b, sizeof(Scalar)) == 0;
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
@@ -487,18 +533,17 @@ class Pid {
     const Settings& s = settings_;
     const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
-    const bool overflow =
-        (s.integral_rule == IntegralRule::BackwardEuler)
-            ? detail::pid_simple<kFull, true>(
-                  size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-                  s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
-                  integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
-                  effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt)
-            : detail::pid_simple<kFull, false>(
-                  size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-                  s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
-                  integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
-                  effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt);
+    const bool overflow = detail::with_bool_flags(
+        [&](auto backward, auto constant, auto integral_lower) {
+          return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
+                                    decltype(integral_lower)::value>(
+              size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
+              s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+              integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
+              effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt);
+        },
+        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
+        !symmetric_integral_);
     first_ = false;
     history_valid_ = false;
     return overflow ? Status::NumericalOverflow : Status::Ok;
@@ -518,6 +563,8 @@ class Pid {
   bool first_ = true;
   bool history_valid_ = true;  // previous error / measurement / slew state are current
   bool simple_ = false;
+  bool zero_constant_effort_ = false;  // every c is +0: the simple path adds a constant +0
+  bool symmetric_integral_ = false;    // integral_lower_ is -integral_upper_, bit for bit
   bool has_target_range_ = false, has_velocity_range_ = false, has_feedforward_range_ = false;
   bool has_slew_ = false, has_wrap_ = false, has_filter_ = false;
 };
