@@ -150,7 +150,7 @@ class FliqcFilter {
     per_joint_limits_ = false;
     result_.qdot.setZero(n);
     basis_.setZero(3, n);
-    nullspace_.setIdentity(n, n);
+    rank_ = 0;
     mass_.setIdentity(n, n);
     reset();
     return Status::Ok;
@@ -230,8 +230,13 @@ class FliqcFilter {
   /// The LCQP of the last solved cycle (for inspection and tests); after a least-violation
   /// fallback, that fallback's second QP.
   const Problem& problem() const noexcept { return problem_; }
-  /// P_null of the last cycle.
-  const MatrixNN& nullspace_projector() const noexcept { return nullspace_; }
+  /// P_null of the last cycle (formed on request; the filter applies it as I - U'U).
+  MatrixNN nullspace_projector() const noexcept {
+    MatrixNN out = MatrixNN::Identity(n_, n_);
+    for (Index k = 0; k < rank_; ++k)
+      out.noalias() -= basis_.row(k).head(n_).transpose() * basis_.row(k).head(n_);
+    return out;
+  }
 
  private:
   template <typename DM>
@@ -353,24 +358,42 @@ class FliqcFilter {
   template <typename DJ>
   void compute_nullspace(const Eigen::MatrixBase<DJ>& jacobian) noexcept {
     const Index n = n_;
-    nullspace_.setIdentity(n, n);
+    rank_ = 0;
     if (!settings_.enable_nullspace_projector_in_A) return;
-    Scalar scale = Scalar(0);
-    for (Index r = 0; r < 3; ++r) scale = std::fmax(scale, jacobian.row(r).norm());
-    if (!(scale > Scalar(0))) return;
-    const Scalar tol = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * scale;
-    Index rank = 0;
+    Scalar scale2 = Scalar(0);
     for (Index r = 0; r < 3; ++r) {
-      basis_.row(rank) = jacobian.row(r);
-      for (Index k = 0; k < rank; ++k)
-        basis_.row(rank) -= basis_.row(rank).dot(basis_.row(k)) * basis_.row(k);
-      const Scalar norm = basis_.row(rank).norm();
-      if (!(norm > tol)) continue;
-      basis_.row(rank) /= norm;
-      ++rank;
+      Scalar norm2 = Scalar(0);
+      for (Index j = 0; j < n; ++j) norm2 += jacobian.coeff(r, j) * jacobian.coeff(r, j);
+      scale2 = detail::max_of(scale2, norm2);
     }
-    for (Index k = 0; k < rank; ++k)
-      nullspace_.noalias() -= basis_.row(k).head(n).transpose() * basis_.row(k).head(n);
+    if (!(scale2 > Scalar(0))) return;
+    const Scalar tol = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * std::sqrt(scale2);
+    for (Index r = 0; r < 3; ++r) {
+      const Index k = rank_;
+      for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) = jacobian.coeff(r, j);
+      for (Index b = 0; b < k; ++b) {
+        Scalar dot = Scalar(0);
+        for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * basis_.coeff(b, j);
+        for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) -= dot * basis_.coeff(b, j);
+      }
+      Scalar norm2 = Scalar(0);
+      for (Index j = 0; j < n; ++j) norm2 += basis_.coeff(k, j) * basis_.coeff(k, j);
+      const Scalar norm = std::sqrt(norm2);
+      if (!(norm > tol)) continue;
+      const Scalar inv = Scalar(1) / norm;
+      for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) *= inv;
+      ++rank_;
+    }
+  }
+
+  /// v <- P_null v = v - U'(U v), U the orthonormal rows of basis_ (rank_ of them).
+  void project(VectorN& v) const noexcept {
+    const Index n = n_;
+    for (Index k = 0; k < rank_; ++k) {
+      Scalar dot = Scalar(0);
+      for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * v.coeff(j);
+      for (Index j = 0; j < n; ++j) v.coeffRef(j) -= dot * basis_.coeff(k, j);
+    }
   }
 
   template <typename DG, typename DPsi, typename DP, typename DPinv>
@@ -406,7 +429,8 @@ class FliqcFilter {
       } else {
         pinv_col_ = p.row(i).transpose() / p.row(i).squaredNorm();
       }
-      problem_.A.col(n + k).noalias() = -(nullspace_ * pinv_col_);
+      project(pinv_col_);
+      problem_.A.col(n + k) = -pinv_col_;
     }
     problem_.lbA = qdot_guide;
     problem_.ubA = qdot_guide;
@@ -433,7 +457,7 @@ class FliqcFilter {
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       const Scalar v = settings_.eps - psi.coeff(i) - settings_.dt * p.row(i).dot(result_.qdot);
-      worst = std::fmax(worst, v);
+      worst = detail::max_of(worst, v);
     }
     return worst;
   }
@@ -484,7 +508,8 @@ class FliqcFilter {
   Index n_ = 0;
   bool per_joint_limits_ = false;
   VectorN vel_limit_, weights_, pinv_col_;
-  MatrixNN nullspace_, mass_;
+  MatrixNN mass_;
+  Index rank_ = 0;  // rows of basis_ in use
   Eigen::Matrix<Scalar, 3, N_, Eigen::RowMajor, 3, MaxN_> basis_;
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM_, 1> guess_;
   Eigen::Matrix<int, MaxM_, 1> previous_rows_;

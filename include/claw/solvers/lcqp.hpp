@@ -14,6 +14,19 @@
 
 namespace claw {
 
+namespace detail {
+/// max / min of two numbers the caller knows are not NaN (std::fmax is a library call on most
+/// targets; these compile to one instruction).
+template <typename Scalar>
+inline Scalar max_of(Scalar a, Scalar b) noexcept {
+  return b > a ? b : a;
+}
+template <typename Scalar>
+inline Scalar min_of(Scalar a, Scalar b) noexcept {
+  return b < a ? b : a;
+}
+}  // namespace detail
+
 /// An LCQP in LCQPow's dense form (n variables, nc rows of A, m complementarity pairs):
 ///
 ///   minimise 1/2 x'Qx + g'x
@@ -434,19 +447,19 @@ class LcqpSolver {
   Scalar primal_violation(const Problem& p, const VectorN& x) const noexcept {
     Scalar v = Scalar(0);
     for (Index i = 0; i < n_; ++i) {
-      v = std::fmax(v, p.lb.coeff(i) - x.coeff(i));
-      v = std::fmax(v, x.coeff(i) - p.ub.coeff(i));
+      v = detail::max_of(v, p.lb.coeff(i) - x.coeff(i));
+      v = detail::max_of(v, x.coeff(i) - p.ub.coeff(i));
     }
     for (Index i = 0; i < nc_; ++i) {
       const Scalar ax = p.A.row(i).dot(x);
-      v = std::fmax(v, p.lbA.coeff(i) - ax);
-      v = std::fmax(v, ax - p.ubA.coeff(i));
+      v = detail::max_of(v, p.lbA.coeff(i) - ax);
+      v = detail::max_of(v, ax - p.ubA.coeff(i));
     }
     for (Index i = 0; i < m_; ++i) {
       const Scalar lx = p.L.row(i).dot(x);
       const Scalar rx = p.R.row(i).dot(x);
-      v = std::fmax(v, std::fmax(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
-      v = std::fmax(v, std::fmax(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
+      v = detail::max_of(v, detail::max_of(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
+      v = detail::max_of(v, detail::max_of(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
     }
     return v;
   }
@@ -456,7 +469,7 @@ class LcqpSolver {
     for (Index i = 0; i < m_; ++i) {
       const Scalar a = p.L.row(i).dot(x) - p.lbL.coeff(i);
       const Scalar b = p.R.row(i).dot(x) - p.lbR.coeff(i);
-      v = std::fmax(v, std::fabs(std::fmin(a, b)));
+      v = detail::max_of(v, std::fabs(detail::min_of(a, b)));
     }
     return v;
   }
@@ -472,8 +485,8 @@ class LcqpSolver {
     result_.residuals.complementarity = natural_residual(p, x);
     const Scalar tol = feasibility_threshold(x);
     for (Index i = 0; i < m_; ++i) {
-      const Scalar a = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / std::fmax(l_norm_.coeff(i), Scalar(1e-300));
-      const Scalar b = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / std::fmax(r_norm_.coeff(i), Scalar(1e-300));
+      const Scalar a = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
+      const Scalar b = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
       const bool la = std::fabs(a) <= tol, ra = std::fabs(b) <= tol;
       result_.active.coeffRef(i) = static_cast<std::int8_t>(la && ra ? 2 : (la || a <= b ? 0 : 1));
     }
@@ -546,7 +559,7 @@ class LcqpSolver {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
-        s_max = std::fmax(s_max, std::fabs(v));
+        s_max = detail::max_of(s_max, std::fabs(v));
       }
     if (!positive_semidefinite(m, s_max)) return MonotoneOutcome::NotApplicable;
     // Lemke on the scaled LCP(c / alpha, S / beta) in mu' = mu beta / alpha.
@@ -585,7 +598,7 @@ class LcqpSolver {
           ss_ *= beta;
           return MonotoneOutcome::NotApplicable;
         }
-        mu_.coeffRef(i) = std::fmax(mu_.coeff(i), Scalar(0));
+        mu_.coeffRef(i) = detail::max_of(mu_.coeff(i), Scalar(0));
       }
       mu_ *= alpha / beta;
       ss_ *= beta;
@@ -666,7 +679,7 @@ class LcqpSolver {
   bool eliminate(Index rows, Index cols) noexcept {
     Scalar scale = Scalar(0);
     for (Index i = 0; i < rows; ++i)
-      for (Index j = 0; j < rows; ++j) scale = std::fmax(scale, std::fabs(lu_.coeff(i, j)));
+      for (Index j = 0; j < rows; ++j) scale = detail::max_of(scale, std::fabs(lu_.coeff(i, j)));
     if (!(scale > Scalar(0))) return false;
     const Scalar tiny = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * scale;
     for (Index k = 0; k < rows; ++k) {
@@ -693,7 +706,7 @@ class LcqpSolver {
   bool symmetric_scaling(Index m) noexcept {
     Scalar m_max = Scalar(0);
     for (Index j = 0; j < m; ++j)
-      for (Index i = 0; i < m; ++i) m_max = std::fmax(m_max, std::fabs(mm_.coeff(i, j)));
+      for (Index i = 0; i < m; ++i) m_max = detail::max_of(m_max, std::fabs(mm_.coeff(i, j)));
     const Scalar zero_tol = Scalar(1e-12) * m_max;
     const Scalar ratio_tol = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
     visited_.setZero(m);
@@ -769,7 +782,7 @@ class LcqpSolver {
     }
     Scalar scale = Scalar(0);
     for (Index a = 0; a < n0; ++a)
-      for (Index b = 0; b < n0; ++b) scale = std::fmax(scale, std::fabs(mm_.coeff(a, b)));
+      for (Index b = 0; b < n0; ++b) scale = detail::max_of(scale, std::fabs(mm_.coeff(a, b)));
     const Scalar tiny = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * scale;
     for (Index k = 0; k < n0; ++k) {
       Index piv = k;
@@ -811,7 +824,7 @@ class LcqpSolver {
       // Positive semidefinite Q (or numerically so): add delta I, delta = 1e-12, 1e-10, 1e-8
       // (float: 1e-6, 1e-4) times max(1, max_i Q_ii), the first that factorises.
       Scalar scale = Scalar(1);
-      for (Index i = 0; i < n_; ++i) scale = std::fmax(scale, std::fabs(p.Q.coeff(i, i)));
+      for (Index i = 0; i < n_; ++i) scale = detail::max_of(scale, std::fabs(p.Q.coeff(i, i)));
       const Scalar steps[3] = {Scalar(1e-12), Scalar(1e-10), Scalar(1e-8)};
       const Scalar float_steps[2] = {Scalar(1e-6), Scalar(1e-4)};
       const bool single = sizeof(Scalar) <= 4;
@@ -859,8 +872,8 @@ class LcqpSolver {
   /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
   void pair_values(const Problem& p, const VectorN& x) noexcept {
     for (Index i = 0; i < m_; ++i) {
-      lx_.coeffRef(i) = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / std::fmax(l_norm_.coeff(i), Scalar(1e-300));
-      rx_.coeffRef(i) = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / std::fmax(r_norm_.coeff(i), Scalar(1e-300));
+      lx_.coeffRef(i) = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
+      rx_.coeffRef(i) = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
     }
   }
 
@@ -890,7 +903,7 @@ class LcqpSolver {
       if (!(std::fabs(lx_.coeff(i)) <= tol && std::fabs(rx_.coeff(i)) <= tol)) continue;
       const Scalar a = r.constraint_multipliers.coeff(nc_ + i);
       const Scalar b = r.constraint_multipliers.coeff(nc_ + m_ + i);
-      const Scalar prod = a * b, lo = std::fmin(a, b);
+      const Scalar prod = a * b, lo = detail::min_of(a, b);
       if (lo < -dual_tol) s_stat = false;
       if (std::fabs(prod) >= dual_tol && lo <= Scalar(0)) {
         if (prod <= dual_tol) {
@@ -926,7 +939,7 @@ class LcqpSolver {
         Scalar node_value = Scalar(0);
         if (r.status == Status::Ok) {
           node_value = r.objective;
-          const Scalar cut = incumbent - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent));
+          const Scalar cut = incumbent - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent));
           if (!have_incumbent || node_value < cut) {
             x_ = r.x;
             pair_values(p, x_);
@@ -934,7 +947,7 @@ class LcqpSolver {
             Scalar worst = tol;
             for (Index i = 0; i < m_; ++i) {
               if (fix_.coeff(i) != kFree) continue;
-              const Scalar v = std::fmin(lx_.coeff(i), rx_.coeff(i));
+              const Scalar v = detail::min_of(lx_.coeff(i), rx_.coeff(i));
               if (v > worst) {
                 worst = v;
                 branch = i;
@@ -975,7 +988,7 @@ class LcqpSolver {
         if (stack_state_.coeff(level) == 0) {
           stack_state_.coeffRef(level) = 1;
           const Scalar bound = stack_bound_.coeff(level);
-          const Scalar cut = incumbent - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent));
+          const Scalar cut = incumbent - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent));
           if (have_incumbent && !(bound < cut)) {
             fix_.coeffRef(pair) = kFree;
             --depth;
@@ -1000,7 +1013,7 @@ class LcqpSolver {
     // Re-solve the incumbent's branch QP so the reported multipliers belong to it.
     fix_ = best_fix_;
     const auto& r = solve_qp(p, p.g);
-    if (r.status == Status::Ok && objective(p, r.x) <= incumbent + settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(incumbent)))
+    if (r.status == Status::Ok && objective(p, r.x) <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent)))
       best_x_ = r.x;
     accept(p, best_x_, LcqpPath::BranchAndBound, exhausted);
     classify(p);
@@ -1111,7 +1124,7 @@ class LcqpSolver {
       tmp_n_ += gphi_;
       lk += rho * p_.dot(tmp_n_);
       Scalar alpha = Scalar(1);
-      if (qk > Scalar(0) && lk < Scalar(0)) alpha = std::fmin(-lk / qk, Scalar(1));
+      if (qk > Scalar(0) && lk < Scalar(0)) alpha = detail::min_of(-lk / qk, Scalar(1));
       xk_ += alpha * p_;
     }
     result_.penalty = rho;
@@ -1153,7 +1166,7 @@ class LcqpSolver {
       const auto& s = solve_qp(p, p.g);
       const bool better = s.status == Status::Ok &&
                           primal_violation(p, s.x) <= feasibility_threshold(s.x) &&
-                          objective(p, s.x) < value - settings_.prune_tolerance * std::fmax(Scalar(1), std::fabs(value));
+                          objective(p, s.x) < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
       if (!better) {
         fix_ = best_fix_;
         solve_qp(p, p.g);  // restore the multipliers of the accepted branch
