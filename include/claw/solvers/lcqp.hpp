@@ -137,9 +137,11 @@ struct LcqpSettings {
   /// After the homotopy: at most this many single-pair flips at biactive pairs whose multiplier
   /// shows a descent direction (each one QP; each strictly lowers the objective).
   int max_local_flips = 64;
-  /// A returned point must satisfy every bound and row within feasibility_tolerance (1 + |x|_inf),
-  /// and a pair counts as complementary when min(L_i x - lbL_i, R_i x - lbR_i) (each side divided
-  /// by its row's norm) is at most feasibility_tolerance (1 + |x|_inf).
+  /// With t = feasibility_tolerance (1 + |x|_inf): a returned point satisfies every simple bound
+  /// within t, every row of A, L and R within t max(1, ||row||), and every pair's natural residual
+  /// |min(L_i x - lbL_i, R_i x - lbR_i)| within t max(1, ||L_i||, ||R_i||); branch and bound
+  /// counts a pair as complementary when min of the two sides, each divided by its row's norm, is
+  /// at most t.
   Scalar feasibility_tolerance = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
   /// Added to Q's diagonal for every subproblem (default 0).
   Scalar hessian_regularisation = Scalar(0);
@@ -474,6 +476,30 @@ class LcqpSolver {
     return v;
   }
 
+  /// The acceptance test of a returned point: every bound within feasibility_threshold(x), every
+  /// row (A, L, R) within feasibility_threshold(x) max(1, ||row||), and every pair's natural
+  /// residual within feasibility_threshold(x) max(1, ||L_i||, ||R_i||).
+  bool acceptable(const Problem& p, const VectorN& x) const noexcept {
+    const Scalar tol = feasibility_threshold(x);
+    for (Index i = 0; i < n_; ++i)
+      if (p.lb.coeff(i) - x.coeff(i) > tol || x.coeff(i) - p.ub.coeff(i) > tol) return false;
+    for (Index i = 0; i < nc_; ++i) {
+      const Scalar ax = p.A.row(i).dot(x);
+      const Scalar row_tol = tol * detail::max_of(Scalar(1), p.A.row(i).norm());
+      if (p.lbA.coeff(i) - ax > row_tol || ax - p.ubA.coeff(i) > row_tol) return false;
+    }
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
+      const Scalar l_tol = tol * detail::max_of(Scalar(1), l_norm_.coeff(i));
+      const Scalar r_tol = tol * detail::max_of(Scalar(1), r_norm_.coeff(i));
+      if (p.lbL.coeff(i) - lx > l_tol || lx - p.ubL.coeff(i) > l_tol) return false;
+      if (p.lbR.coeff(i) - rx > r_tol || rx - p.ubR.coeff(i) > r_tol) return false;
+      const Scalar natural = std::fabs(detail::min_of(lx - p.lbL.coeff(i), rx - p.lbR.coeff(i)));
+      if (natural > detail::max_of(l_tol, r_tol)) return false;
+    }
+    return true;
+  }
+
   /// Fills result_ with an accepted point x (status Ok) and its residuals and sides.
   void accept(const Problem& p, const VectorN& x, LcqpPath path, bool certified) noexcept {
     result_.status = Status::Ok;
@@ -643,7 +669,7 @@ class LcqpSolver {
     x_.noalias() = t_ * mu_;
     x_ += x0_;
     result_.path = LcqpPath::Monotone;
-    if (primal_violation(p, x_) > feasibility_threshold(x_)) return done_infeasible();
+    if (!acceptable(p, x_)) return done_infeasible();
     accept(p, x_, LcqpPath::Monotone, true);
     return MonotoneOutcome::Done;
   }
@@ -886,7 +912,7 @@ class LcqpSolver {
     const auto& r = solve_qp(p, p.g);
     if (r.status != Status::Ok) return false;
     x_ = r.x;
-    if (primal_violation(p, x_) > feasibility_threshold(x_)) return false;
+    if (!acceptable(p, x_)) return false;
     value = objective(p, x_);
     return true;
   }
@@ -1013,7 +1039,8 @@ class LcqpSolver {
     // Re-solve the incumbent's branch QP so the reported multipliers belong to it.
     fix_ = best_fix_;
     const auto& r = solve_qp(p, p.g);
-    if (r.status == Status::Ok && objective(p, r.x) <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent)))
+    if (r.status == Status::Ok && acceptable(p, r.x) &&
+        objective(p, r.x) <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent)))
       best_x_ = r.x;
     accept(p, best_x_, LcqpPath::BranchAndBound, exhausted);
     classify(p);
@@ -1134,8 +1161,7 @@ class LcqpSolver {
     fix_.setConstant(m_, kFree);
     Scalar value = Scalar(0);
     if (!polish(p, value)) {
-      if (converged && primal_violation(p, xk_) <= feasibility_threshold(xk_) &&
-          natural_residual(p, xk_) <= feasibility_threshold(xk_)) {
+      if (converged && acceptable(p, xk_)) {
         accept(p, xk_, LcqpPath::PenaltyHomotopy, false);
         return result_;
       }
@@ -1165,7 +1191,7 @@ class LcqpSolver {
       fix_.coeffRef(pick) = fix_.coeff(pick) == kFixL ? kFixR : kFixL;
       const auto& s = solve_qp(p, p.g);
       const bool better = s.status == Status::Ok &&
-                          primal_violation(p, s.x) <= feasibility_threshold(s.x) &&
+                          acceptable(p, s.x) &&
                           objective(p, s.x) < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
       if (!better) {
         fix_ = best_fix_;
