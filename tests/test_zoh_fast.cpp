@@ -360,16 +360,22 @@ TEST_CASE("fast jiminy kernel equals the reference bit for bit on float joint-st
 namespace {
 
 /// The jiminy-mode PdController::update before the fast kernel: per joint, a <- target,
-/// zoh_joint_jiminy, pd_joint_effort (an overflowing joint keeps its out).
+/// zoh_joint_jiminy, pd_joint_effort (an overflowing joint keeps its out; a joint whose state
+/// overflows keeps its whole state, fuzzing finding, tests/test_regressions.cpp).
 template <typename S, typename StateT, typename BoundsT, typename VecT>
 Status reference_update(StateT& state, const BoundsT& bounds, const VecT& kp, const VecT& kd,
                         const VecT& limit, S dt, const VecT& q, const VecT& v, const VecT& target,
                         VecT& out) {
   Status status = Status::Ok;
   for (Eigen::Index j = 0; j < state.cols(); ++j) {
+    const S a_before = state(2, j);
     state(2, j) = target(j);
-    claw::detail::zoh_joint_jiminy(state(0, j), state(1, j), state(2, j),
-                                   claw::detail::joint_bounds(bounds.lower, bounds.upper, j), dt);
+    const auto b = claw::detail::joint_bounds(bounds.lower, bounds.upper, j);
+    if (!claw::detail::zoh_joint_or_hold(state(0, j), state(1, j), state(2, j),
+                                         [&](S& p, S& w, S& a) { claw::detail::zoh_joint_jiminy(p, w, a, b, dt); })) {
+      state(2, j) = a_before;
+      status = Status::NumericalOverflow;
+    }
     if (!claw::detail::pd_joint_effort(state(0, j), state(1, j), q(j), v(j), kp(j), kd(j),
                                        limit(j), out(j)))
       status = Status::NumericalOverflow;

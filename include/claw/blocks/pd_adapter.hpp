@@ -47,6 +47,24 @@ inline void pd_adapter_joint(Scalar action, PdActionOrder order, Scalar& p, Scal
   }
 }
 
+/// pd_adapter_joint on copies of p, v and out, written back only when all three are finite
+/// (finite but huge inputs, such as (action - p) / step_dt past the largest float, can overflow).
+/// Returns false, touching nothing, when they are not.
+template <typename Scalar>
+inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar& p, Scalar& v,
+                                     Scalar v_min, Scalar v_max, Scalar a_min, Scalar a_max,
+                                     bool instantaneous, Scalar deadband, Scalar step_dt,
+                                     Scalar& out) noexcept {
+  Scalar p_new = p, v_new = v, out_new = out;
+  pd_adapter_joint(action, order, p_new, v_new, v_min, v_max, a_min, a_max, instantaneous,
+                   deadband, step_dt, out_new);
+  if (!std::isfinite(p_new) || !std::isfinite(v_new) || !std::isfinite(out_new)) return false;
+  p = p_new;
+  v = v_new;
+  out = out_new;
+  return true;
+}
+
 }  // namespace detail
 
 /// gym_jiminy's `pd_adapter` function (1.8.12), with checks. Per joint, with vt the target velocity:
@@ -60,6 +78,8 @@ inline void pd_adapter_joint(Scalar action, PdActionOrder order, Scalar& p, Scal
 /// (size 0) for none. Like gym_jiminy, a negative step_dt is used as given; PdAdapter refuses it.
 /// |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing touched) when step_dt,
 /// the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband.
+/// NumericalOverflow when finite but huge inputs overflow a joint's output or state: that joint's
+/// out and state are held, the others are written.
 template <typename DAction, typename DState, typename DLower, typename DUpper, typename DDeadband,
           typename DOut>
 Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
@@ -84,14 +104,15 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
     for (Eigen::Index j = 0; j < n; ++j)
       if (!(deadband.coeff(j) >= Scalar(0))) return Status::InvalidParameter;
   if (!none_nan(lower) || !none_nan(upper)) return Status::InvalidBounds;
+  Status status = Status::Ok;
   for (Eigen::Index j = 0; j < n; ++j)
-    detail::pd_adapter_joint(action.coeff(j), order, state.coeffRef(kPosition, j),
-                             state.coeffRef(kVelocity, j), lower.coeff(kVelocity, j),
-                             upper.coeff(kVelocity, j), lower.coeff(kAcceleration, j),
-                             upper.coeff(kAcceleration, j), instantaneous,
-                             has_deadband ? deadband.coeff(j) : Scalar(-1), step_dt,
-                             target.coeffRef(j));
-  return Status::Ok;
+    if (!detail::pd_adapter_joint_or_hold(
+            action.coeff(j), order, state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j),
+            lower.coeff(kVelocity, j), upper.coeff(kVelocity, j), lower.coeff(kAcceleration, j),
+            upper.coeff(kAcceleration, j), instantaneous,
+            has_deadband ? deadband.coeff(j) : Scalar(-1), step_dt, target.coeffRef(j)))
+      status = Status::NumericalOverflow;
+  return status;
 }
 
 /// PD adapter block: each agent step of step_dt, turns the action (target position or velocity at
@@ -99,7 +120,7 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 /// controller's command state and bounds (see pd_adapter() for the law). In instantaneous mode it
 /// rewrites the controller's command state and outputs zero acceleration.
 /// Settings are validated (step_dt >= 1e-9 finite, deadband >= 0); update() refuses NaN/Inf input
-/// with NonFiniteInput and touches nothing. Allocation-free after construction, noexcept.
+/// with NonFiniteInput and touches nothing; NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdAdapter {
  public:
@@ -142,17 +163,21 @@ class PdAdapter {
                 "PdAdapter::update: sizes must agree");
     if (!all_finite(action)) return Status::NonFiniteInput;
     auto& target = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    // Written below through state(kPosition, j) and state(kVelocity, j) (Scalar& parameters).
+    // cppcheck-suppress constVariable
     auto& state = controller.mutable_command_state();
     const auto& lo = controller.settings().bounds.lower;
     const auto& hi = controller.settings().bounds.upper;
+    Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j)
-      detail::pd_adapter_joint(action.coeff(j), settings_.order, state(kPosition, j),
-                               state(kVelocity, j), lo(kVelocity, j), hi(kVelocity, j),
-                               lo(kAcceleration, j), hi(kAcceleration, j), settings_.instantaneous,
-                               settings_.use_deadband ? settings_.velocity_deadband.coeff(j)
-                                                      : Scalar(-1),
-                               settings_.step_dt, target.coeffRef(j));
-    return Status::Ok;
+      if (!detail::pd_adapter_joint_or_hold(
+              action.coeff(j), settings_.order, state(kPosition, j), state(kVelocity, j),
+              lo(kVelocity, j), hi(kVelocity, j), lo(kAcceleration, j), hi(kAcceleration, j),
+              settings_.instantaneous,
+              settings_.use_deadband ? settings_.velocity_deadband.coeff(j) : Scalar(-1),
+              settings_.step_dt, target.coeffRef(j)))
+        status = Status::NumericalOverflow;
+    return status;
   }
 
   const Settings& settings() const noexcept { return settings_; }

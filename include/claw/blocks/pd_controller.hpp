@@ -60,6 +60,7 @@ template <typename Scalar>
 struct PdJiminySaved {
   Scalar p[kPdJiminyChunk];
   Scalar w[kPdJiminyChunk];
+  Scalar a[kPdJiminyChunk];
   Scalar out[kPdJiminyChunk];
   Scalar flag[kPdJiminyChunk];
 };
@@ -80,19 +81,25 @@ inline void pd_jiminy_chunk(Eigen::Index m, Scalar dt, const Scalar* __restrict 
     const Scalar p0 = p[i];
     const Scalar w0 = w[i];
     const Scalar out0 = out[i];
+    const Scalar a0 = a[i];
     Scalar p1, w1, a1;
     const bool certain = zoh_joint_jiminy_try_fast(
         p0, w0, target[i],
         JointStateBounds<Scalar>{p_min[i], v_min[i], a_min[i], p_max[i], v_max[i], a_max[i]}, dt,
         inverse[i], p1, w1, a1);
     const Scalar effort = clip(kp[i] * ((p1 - q[i]) + kd[i] * (w1 - v[i])), -limit[i], limit[i]);
-    const bool done = certain & (std::fabs(effort) <= kMax);
+    // Integer ANDs, no short-circuit: the loop stays branch-free.
+    const bool done = (static_cast<int>(certain) & static_cast<int>(std::fabs(effort) <= kMax) &
+                       static_cast<int>(std::fabs(p1) <= kMax) &
+                       static_cast<int>(std::fabs(w1) <= kMax) &
+                       static_cast<int>(std::fabs(a1) <= kMax)) != 0;
     p[i] = p1;
     w[i] = w1;
     a[i] = a1;
     out[i] = effort;
     saved->p[i] = done ? Scalar(0) : p0;
     saved->w[i] = done ? Scalar(0) : w0;
+    saved->a[i] = done ? Scalar(0) : a0;
     saved->out[i] = done ? Scalar(0) : out0;
     saved->flag[i] = done ? Scalar(0) : Scalar(1);
   }
@@ -140,10 +147,13 @@ inline bool pd_jiminy_contiguous(Eigen::Index n_runtime, Scalar dt, const Scalar
       w[j] = saved.w[i];
       a[j] = target[j];
       out[j] = saved.out[i];
-      zoh_joint_jiminy(p[j], w[j], a[j],
-                       JointStateBounds<Scalar>{p_min[j], v_min[j], a_min[j], p_max[j], v_max[j],
-                                                a_max[j]},
-                       dt);
+      const JointStateBounds<Scalar> b{p_min[j], v_min[j], a_min[j], p_max[j], v_max[j], a_max[j]};
+      if (!zoh_joint_or_hold(p[j], w[j], a[j], [&](Scalar& pj, Scalar& wj, Scalar& aj) {
+            zoh_joint_jiminy(pj, wj, aj, b, dt);
+          })) {
+        a[j] = saved.a[i];  // the whole state held, as before the call
+        overflow = true;
+      }
       if (!pd_joint_effort(p[j], w[j], q[j], v[j], kp[j], kd[j], limit[j], out[j]))
         overflow = true;
     }
@@ -179,8 +189,9 @@ inline Status validate_pd_parameters(const Eigen::MatrixBase<DKp>& kp,
 /// Returns, touching neither state nor out unless said:
 ///  - the integrate_zoh statuses (NegativeTimeStep, NonFiniteInput, InvalidBounds);
 ///  - NonFiniteInput when q or v holds NaN/Inf; InvalidParameter for bad gains or limits;
-///  - NumericalOverflow: finite but huge inputs made some effort non-finite; the state was
-///    integrated, those joints keep their previous `out` value, the others are written.
+///  - NumericalOverflow: finite but huge inputs made some joint's integrated state non-finite
+///    (that joint keeps its command state, integrate_zoh) or some effort non-finite (that joint
+///    keeps its previous `out` value); the other joints are integrated and written.
 template <typename DQ, typename DV, typename DState, typename DLower, typename DUpper, typename DKp,
           typename DKd, typename DLim, typename DOut>
 Status pd_controller(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
@@ -200,8 +211,8 @@ Status pd_controller(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>
   const Status parameter_status = detail::validate_pd_parameters(kp, kd, effort_limit);
   if (parameter_status != Status::Ok) return parameter_status;
   const Status zoh_status = integrate_zoh(state, lower, upper, control_dt, mode);
-  if (zoh_status != Status::Ok) return zoh_status;
-  Status status = Status::Ok;
+  if (zoh_status != Status::Ok && zoh_status != Status::NumericalOverflow) return zoh_status;
+  Status status = zoh_status;
   for (Eigen::Index j = 0; j < n; ++j) {
     if (!detail::pd_joint_effort(state.coeff(kPosition, j), state.coeff(kVelocity, j), q.coeff(j),
                                  v.coeff(j), kp.coeff(j), kd.coeff(j), effort_limit.coeff(j),
@@ -448,7 +459,8 @@ class PdController {
 
   /// One control period: a* <- target_acceleration, integrate S over control_dt, PD effort into out.
   /// NonFiniteInput (nothing touched, out held) when q, v or the target holds NaN/Inf;
-  /// NumericalOverflow when huge finite inputs overflow an effort (that joint's out is held).
+  /// NumericalOverflow when huge finite inputs overflow a joint's integrated state (that joint's
+  /// command state is held as it was) or its effort (that joint's out is held).
   /// Jiminy mode runs detail::zoh_joint_jiminy_fast (bit-identical to zoh_joint_jiminy, one division
   /// per joint in the common case); when q, v, the target and out are unit-stride vectors and out
   /// shares no memory with the others or the command state, through a vectorisable loop over plain
@@ -491,9 +503,16 @@ class PdController {
         Scalar& p = state_(kPosition, j);
         Scalar& w = state_(kVelocity, j);
         Scalar& a = state_(kAcceleration, j);
+        const Scalar a_before = a;
         a = target_acceleration.coeff(j);
-        detail::zoh_joint_jiminy_fast(p, w, a, detail::joint_bounds(lo, hi, j), dt,
-                                      fast_inverse_.coeff(j));
+        const auto b = detail::joint_bounds(lo, hi, j);
+        const Scalar inverse = fast_inverse_.coeff(j);
+        if (!detail::zoh_joint_or_hold(p, w, a, [&](Scalar& pj, Scalar& wj, Scalar& aj) {
+              detail::zoh_joint_jiminy_fast(pj, wj, aj, b, dt, inverse);
+            })) {
+          a = a_before;  // the whole state held, as before the call
+          status = Status::NumericalOverflow;
+        }
         if (!detail::pd_joint_effort(p, w, q.coeff(j), v.coeff(j), kp.coeff(j), kd.coeff(j),
                                      limit.coeff(j), effort.coeffRef(j)))
           status = Status::NumericalOverflow;
@@ -503,8 +522,15 @@ class PdController {
         Scalar& p = state_(kPosition, j);
         Scalar& w = state_(kVelocity, j);
         Scalar& a = state_(kAcceleration, j);
+        const Scalar a_before = a;
         a = target_acceleration.coeff(j);
-        detail::zoh_joint_viable(p, w, a, detail::joint_bounds(lo, hi, j), dt);
+        const auto b = detail::joint_bounds(lo, hi, j);
+        if (!detail::zoh_joint_or_hold(p, w, a, [&](Scalar& pj, Scalar& wj, Scalar& aj) {
+              detail::zoh_joint_viable(pj, wj, aj, b, dt);
+            })) {
+          a = a_before;  // the whole state held, as before the call
+          status = Status::NumericalOverflow;
+        }
         if (!detail::pd_joint_effort(p, w, q.coeff(j), v.coeff(j), kp.coeff(j), kd.coeff(j),
                                      limit.coeff(j), effort.coeffRef(j)))
           status = Status::NumericalOverflow;

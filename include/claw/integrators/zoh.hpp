@@ -222,6 +222,8 @@ inline bool zoh_joint_jiminy_try_fast(Scalar p, Scalar v0, Scalar a_in,
   a_out = (v3 - v0) / dt;
   v_out = v3;
   p_out = p + dt * v3;
+  // Bitwise on bools on purpose: no short-circuit branch in the vectorised loop.
+  // cppcheck-suppress clarifyCondition
   return k_certain & clip_free & (!cancel_active | cancel_free);
 }
 
@@ -258,7 +260,19 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
   if (std::isinf(margin)) return margin;
   if (std::isinf(decel)) return margin / dt;
   const Scalar c = decel * dt * dt;
+  // c past the largest float: margin / c < 1, so n = 0 and w = margin / dt (the formula below
+  // would form inf * 0 = NaN, and a NaN limit lets every speed through).
+  if (!(c <= std::numeric_limits<Scalar>::max())) return margin / dt;
   const Scalar r = margin / c;
+  // c below the smallest normal or r past the largest float (a tiny deceleration): r is
+  // inaccurate or infinite, and an infinite r gives decel dt inf = inf below, no limit at all.
+  // The long-horizon root decel dt (sqrt(2 r) - 1/2) is sqrt(2 margin) sqrt(decel) - decel dt / 2,
+  // which needs no r (and no product that could overflow).
+  if (!(c >= std::numeric_limits<Scalar>::min()) || !(r <= std::numeric_limits<Scalar>::max())) {
+    const Scalar w =
+        std::sqrt(Scalar(2) * margin) * std::sqrt(decel) - Scalar(0.5) * decel * dt;
+    return w > Scalar(0) ? w : Scalar(0);
+  }
   const Scalar exact_limit = (sizeof(Scalar) >= 8) ? Scalar(1e12) : Scalar(1e5);
   if (!(r <= exact_limit)) return decel * dt * (std::sqrt(Scalar(2) * r) - Scalar(0.5));
   Scalar n = std::floor((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5));
@@ -277,7 +291,8 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
 /// the speeds reachable within [amin, amax] this step. When these conflict (a non-viable state) the
 /// reachable limit wins, which is braking at the largest admissible deceleration.
 /// The stored acceleration is clip((v+ - v)/dt, amin, amax). A position that passes a bound by a
-/// rounding-sized amount (16 ulp of |p| + |dt v+|) from inside is clamped to it.
+/// rounding-sized amount (16 ulp of |p| + |dt v+|, plus 2 dt denorm_min for a subnormal v+) from
+/// inside is clamped to it.
 template <typename Scalar>
 inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
                              Scalar dt) noexcept {
@@ -294,8 +309,11 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
   // p + dt v+ may pass a bound by a few ulp. Clamp such rounding-sized overshoots (only those: a
   // non-viable state's real overshoot is left as is).
   const Scalar p_new = p + dt * v_new;
+  // Plus dt times the smallest subnormal: for huge dt the speed limit margin / dt is subnormal,
+  // quantised in steps of denorm_min, so dt v+ may pass the margin by up to dt denorm_min.
   const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
-                          (std::fabs(p) + std::fabs(dt * v_new));
+                              (std::fabs(p) + std::fabs(dt * v_new)) +
+                          Scalar(2) * dt * std::numeric_limits<Scalar>::denorm_min();
   if (p_new > b.p_max && p <= b.p_max && p_new - b.p_max <= rounding)
     p = b.p_max;
   else if (p_new < b.p_min && p >= b.p_min && b.p_min - p_new <= rounding)
@@ -304,22 +322,49 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
     p = p_new;
 }
 
+/// True when p, v and a are all finite (no NaN, no Inf).
+template <typename Scalar>
+inline bool joint_state_finite(Scalar p, Scalar v, Scalar a) noexcept {
+  return std::isfinite(p) && std::isfinite(v) && std::isfinite(a);
+}
+
+/// Runs one joint's step (a zoh_joint_* kernel) on p, v, a, keeping them as they were when the step
+/// leaves a non-finite value (finite but huge inputs overflowed). Returns false in that case.
+template <typename Scalar, typename Step>
+inline bool zoh_joint_or_hold(Scalar& p, Scalar& v, Scalar& a, Step&& step) noexcept {
+  Scalar p_new = p, v_new = v, a_new = a;
+  step(p_new, v_new, a_new);
+  if (!joint_state_finite(p_new, v_new, a_new)) return false;
+  p = p_new;
+  v = v_new;
+  a = a_new;
+  return true;
+}
+
 /// The integration loop without input checks; callers have validated dt, state and bounds.
+/// A joint whose step overflows (a non-finite p, v or a from finite inputs) keeps its state;
+/// returns true when that happened.
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
-inline void integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
+inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
                                     const Eigen::MatrixBase<DerivedLower>& lower,
                                     const Eigen::MatrixBase<DerivedUpper>& upper,
                                     typename DerivedState::Scalar dt, ZohMode mode) noexcept {
+  using Scalar = typename DerivedState::Scalar;
   const Eigen::Index n = state.cols();
-  if (mode == ZohMode::JiminyCompatible) {
-    for (Eigen::Index j = 0; j < n; ++j)
-      zoh_joint_jiminy(state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j),
-                       state.coeffRef(kAcceleration, j), joint_bounds(lower, upper, j), dt);
-  } else {
-    for (Eigen::Index j = 0; j < n; ++j)
-      zoh_joint_viable(state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j),
-                       state.coeffRef(kAcceleration, j), joint_bounds(lower, upper, j), dt);
+  bool overflow = false;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const JointStateBounds<Scalar> b = joint_bounds(lower, upper, j);
+    const bool integrated = zoh_joint_or_hold(
+        state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j), state.coeffRef(kAcceleration, j),
+        [&](Scalar& p, Scalar& v, Scalar& a) {
+          if (mode == ZohMode::JiminyCompatible)
+            zoh_joint_jiminy(p, v, a, b, dt);
+          else
+            zoh_joint_viable(p, v, a, b, dt);
+        });
+    overflow = overflow || !integrated;
   }
+  return overflow;
 }
 
 /// Checks shared by the ZOH entry points: dt, then the state. Ok means "go on"; `skip` is set
@@ -342,12 +387,15 @@ inline Status check_time_step(Scalar dt, bool& skip) noexcept {
 /// actually applied, (v+ - v) / dt.
 /// `state` is written in place; it may be a matrix, a block or an Eigen::Map (it is taken by const
 /// reference and written through, the idiom Eigen documents for writable expressions).
-/// Returns, touching nothing unless Ok:
+/// Returns, touching nothing unless Ok (or NumericalOverflow, below):
 ///  - NonFiniteInput: dt or the state holds NaN/Inf;
 ///  - NegativeTimeStep: dt < 0 (gym_jiminy asserts);
 ///  - InvalidBounds: NaN in the bounds; in jiminy mode a joint whose horizon count (|v| / amax) / dt
 ///    is NaN or infinite (amax = 0: where gym_jiminy raises); in viable mode whatever
 ///    validate_state_bounds(..., Viable) refuses.
+/// And, after integrating: NumericalOverflow when finite but huge inputs made some joint's p, v or
+/// a non-finite (e.g. p + dt v past the largest float): those joints keep their state as it was,
+/// the others are integrated. A finite state never becomes non-finite.
 /// |dt| < CLAW_MIN_TIME_STEP (1e-9 s) returns Ok without touching the state.
 /// Allocation-free, noexcept. Sizes must agree (3 rows, same columns): checked by CLAW_ASSERT.
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
@@ -378,8 +426,8 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
       if (!std::isfinite(steps)) return Status::InvalidBounds;
     }
   }
-  detail::integrate_zoh_unchecked(s, lower, upper, dt, mode);
-  return Status::Ok;
+  return detail::integrate_zoh_unchecked(s, lower, upper, dt, mode) ? Status::NumericalOverflow
+                                                                     : Status::Ok;
 }
 
 }  // namespace claw

@@ -20,7 +20,9 @@ enum class EffortLimitKind : std::uint8_t {
 /// Effort limits of N joints. For DcMotor, with tsat the stall effort [effort] (> 0), tmax the
 /// peak effort the drive allows [effort] (> 0) and vlim the no-load speed [pos/s] (> 0):
 ///   vh = clip(v, -vlim (1 + tmax/tsat), vlim (1 + tmax/tsat)),
-///   upper = min(tsat (1 - vh/vlim), tmax),  lower = max(tsat (-1 - vh/vlim), -tmax).
+///   upper = min(tsat (1 - vh/vlim), tmax),  lower = max(tsat (-1 - vh/vlim), -tmax),
+/// and, where that overflows (extreme tmax/tsat or v/vlim), as the equal
+/// upper = clip(tsat - tsat v/vlim, -tmax, tmax) (lower likewise), which does not.
 /// The anti-windup of a PID sees the limited effort.
 template <typename Scalar, int N, int MaxN = N>
 struct EffortLimits {
@@ -85,13 +87,27 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
       const Scalar tsat = limits.stall_effort.coeff(j);
       const Scalar tmax = limits.peak_effort.coeff(j);
       const Scalar vlim = limits.no_load_speed.coeff(j);
+      // Clipping vh at +-vlim (1 + tmax/tsat) is clipping both ends of the envelope to
+      // [-tmax, tmax]: at vh = vlim (1 + tmax/tsat) the upper end is exactly -tmax (and the lower
+      // end tmax at the other edge). Written that way, nothing overflows: tmax / tsat and v / vlim
+      // may be huge or infinite (tiny tsat or vlim) and the ends then saturate at -+tmax.
       const Scalar v_edge = vlim * (Scalar(1) + tmax / tsat);
       const Scalar vh = std::isinf(vlim) ? Scalar(0) : clip(v, -v_edge, v_edge);
       const Scalar ratio = std::isinf(vlim) ? Scalar(0) : vh / vlim;
       const Scalar up = tsat * (Scalar(1) - ratio);
       const Scalar lo = tsat * (Scalar(-1) - ratio);
-      upper = (up < tmax) ? up : tmax;
-      lower = (lo > -tmax) ? lo : -tmax;
+      if (std::isfinite(up) && std::isfinite(lo)) {
+        upper = (up < tmax) ? up : tmax;
+        lower = (lo > -tmax) ? lo : -tmax;
+        return;
+      }
+      // Overflow (tmax / tsat or v / vlim past the largest float, from a tiny tsat or vlim):
+      // clipping vh at the edges is clipping both ends to [-tmax, tmax] (at vh = v_edge the
+      // upper end is exactly -tmax), and w = tsat v / vlim is multiplied in the order that
+      // overflows only when w itself does (for |v| > vlim, tsat / vlim = inf means |w| > max).
+      const Scalar w = (std::fabs(v) <= vlim) ? tsat * (v / vlim) : (tsat / vlim) * v;
+      upper = clip(tsat - w, -tmax, tmax);
+      lower = clip(-tsat - w, -tmax, tmax);
       return;
     }
   }

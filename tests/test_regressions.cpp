@@ -1,0 +1,202 @@
+// tests/test_regressions.cpp: one test per fuzzing finding (tests/fuzz), each the reduced input that broke a
+// contract; the hidden [pending] ones are findings in headers being changed elsewhere (reported, not fixed).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "claw/blocks/pd_adapter.hpp"
+#include "claw/blocks/pd_controller.hpp"
+#include "claw/integrators/zoh.hpp"
+#include "claw/laws/effort_clamp.hpp"
+#include "claw/laws/pid.hpp"
+#include "claw/solvers/qp.hpp"
+
+using claw::Status;
+using claw::ZohMode;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMax = std::numeric_limits<double>::max();
+constexpr double kDenormMin = std::numeric_limits<double>::denorm_min();
+
+using State1 = claw::StateMatrix<double, 1>;
+
+State1 column(double p, double v, double a) {
+  State1 s;
+  s << p, v, a;
+  return s;
+}
+
+bool finite(const State1& s) { return s.allFinite(); }
+
+}  // namespace
+
+TEST_CASE("fuzz finding: integrate_zoh overflow holds the joint instead of writing Inf", "[regression][zoh]") {
+  // Unbounded joint at p = v = max: p + dt v overflowed to +inf and the state became non-finite.
+  claw::StateMatrix<double, 2> state;
+  state << kMax, 1.0, kMax, 2.0, 0.0, 3.0;
+  claw::StateMatrix<double, 2> lower = claw::StateMatrix<double, 2>::Constant(-kInf);
+  claw::StateMatrix<double, 2> upper = claw::StateMatrix<double, 2>::Constant(kInf);
+  for (ZohMode mode : {ZohMode::JiminyCompatible, ZohMode::Viable}) {
+    claw::StateMatrix<double, 2> s = state;
+    REQUIRE(claw::integrate_zoh(s, lower, upper, 10.0, mode) == Status::NumericalOverflow);
+    CHECK(s.col(0) == state.col(0));  // held
+    CHECK(s.col(1).allFinite());
+    CHECK(s(1, 1) == 2.0 + 10.0 * 3.0);  // the other joint is integrated
+  }
+}
+
+TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 overflows", "[regression][zoh]") {
+  // amin = -max/4, dt = 1e9: c = decel dt^2 = inf, then decel dt * 0 = NaN, a NaN speed limit
+  // let the joint through the upper position bound (p reached 5.9e14 > 1).
+  State1 lower = column(-999847409781.03308, -0.63436331731136031, -4.4942328371557893e+307);
+  State1 upper = column(0.99987792782482643, 1e9, 646845197222.85791);
+  State1 s = column(-203890452189.84607, 0.0, 0.00058596169985503923);
+  for (int k = 0; k < 24; ++k) {
+    REQUIRE(claw::integrate_zoh(s, lower, upper, 1e9, ZohMode::Viable) == Status::Ok);
+    REQUIRE(finite(s));
+    REQUIRE(s(0) <= upper(0));
+    REQUIRE(s(0) >= lower(0));
+  }
+}
+
+TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows", "[regression][zoh]") {
+  // amax = denorm_min: c = amax dt^2 is 0 (or subnormal) and margin / c = inf, which made the
+  // stoppable speed inf (no limit): p went to -1.057 < -1.
+  State1 lower = column(-1.0, -kInf, -0.70312046997787436);
+  State1 upper = column(1.0, kInf, kDenormMin);
+  State1 s = column(-0.94726482032501713, 0.0, -0.24803540093080034);
+  REQUIRE(claw::integrate_zoh(s, lower, upper, 0.66408789196612505, ZohMode::Viable) == Status::Ok);
+  CHECK(s(0) >= -1.0);
+  // And with margin / c past the largest double (c normal): p went below its lower bound.
+  State1 lower2 = column(-0.59215686274509793, -1e9, -4.4942328371557893e+307);
+  State1 upper2 = column(1e9, 1e9, kDenormMin);
+  State1 s2 = column(796139467.33941829, 0.0, -1.3407807929942596e+154);
+  for (int k = 0; k < 20; ++k) {
+    REQUIRE(claw::integrate_zoh(s2, lower2, upper2, 1e9, ZohMode::Viable) == Status::Ok);
+    REQUIRE(s2(0) >= lower2(0));
+    REQUIRE(s2(0) <= upper2(0));
+  }
+}
+
+TEST_CASE("fuzz finding: PdController holds a joint whose command state overflows", "[regression][pd]") {
+  for (ZohMode mode : {ZohMode::JiminyCompatible, ZohMode::Viable}) {
+    claw::PdController<double, 2> pd;
+    auto settings = pd.settings();
+    settings.kp.setConstant(1.0);
+    settings.kd.setConstant(0.0);
+    settings.effort_limit.setConstant(kInf);
+    settings.bounds.lower.setConstant(-kInf);
+    settings.bounds.upper.setConstant(kInf);
+    settings.bounds.lower.row(2).setConstant(-1e300);
+    settings.bounds.upper.row(2).setConstant(1e300);
+    settings.control_dt = 1.0;
+    settings.mode = mode;
+    REQUIRE(pd.configure(settings) == Status::Ok);
+    claw::StateMatrix<double, 2> start;
+    start << kMax, 0.0, kMax, 0.0, 0.0, 0.0;
+    REQUIRE(pd.set_command_state(start) == Status::Ok);
+    const Eigen::Vector2d q(0.0, 0.0), v(0.0, 0.0), target(0.0, 1.0);
+    Eigen::Vector2d tau(7.0, 7.0);
+    CHECK(pd.update(q, v, target, tau) == Status::NumericalOverflow);
+    CHECK(pd.command_state().allFinite());
+    CHECK(pd.command_state().col(0) == start.col(0));  // held, acceleration included
+    CHECK(tau(0) == kMax);  // the held joint's effort, kp (p* - q), from its held state
+    CHECK(tau(1) == pd.command_state()(0, 1));  // kp (p* - 0)
+    // The free function agrees (state integrated, the overflowing joint held).
+    claw::StateMatrix<double, 2> s = start;
+    s.row(2) = target.transpose();
+    Eigen::Vector2d tau_f(7.0, 7.0);
+    CHECK(claw::pd_controller(q, v, s, settings.bounds.lower, settings.bounds.upper, settings.kp,
+                              settings.kd, settings.effort_limit, 1.0, tau_f, mode) ==
+          Status::NumericalOverflow);
+    CHECK(s.topRows(2) == pd.command_state().topRows(2));
+  }
+}
+
+TEST_CASE("fuzz finding: pd_adapter and PdAdapter hold a joint whose output overflows", "[regression][pd]") {
+  // (action - p) / step_dt = 2 max / 0.04 overflowed to inf with unbounded velocities.
+  claw::StateMatrix<double, 2> state;
+  state << -kMax, 0.0, 0.0, 0.0, 0.0, 0.0;
+  const claw::StateMatrix<double, 2> lower = claw::StateMatrix<double, 2>::Constant(-kInf);
+  const claw::StateMatrix<double, 2> upper = claw::StateMatrix<double, 2>::Constant(kInf);
+  const Eigen::Vector2d action(kMax, 1.0);
+  for (bool instantaneous : {false, true}) {
+    claw::StateMatrix<double, 2> s = state;
+    Eigen::Vector2d out(5.0, 5.0);
+    CHECK(claw::pd_adapter(action, claw::PdActionOrder::Position, s, lower, upper, instantaneous,
+                           Eigen::VectorXd(0), 0.04, out) == Status::NumericalOverflow);
+    CHECK(s.col(0) == state.col(0));
+    CHECK(out(0) == 5.0);
+    CHECK(s.allFinite());
+    CHECK(out.allFinite());
+  }
+  claw::PdController<double, 2> pd;
+  REQUIRE(pd.set_command_state(state) == Status::Ok);
+  claw::PdAdapter<double, 2> adapter;
+  auto a = adapter.settings();
+  a.order = claw::PdActionOrder::Position;
+  REQUIRE(adapter.configure(a) == Status::Ok);
+  Eigen::Vector2d out(5.0, 5.0);
+  CHECK(adapter.update(action, pd, out) == Status::NumericalOverflow);
+  CHECK(out(0) == 5.0);
+  CHECK(std::isfinite(out(1)));
+}
+
+TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme ratios", "[regression][limits]") {
+  claw::EffortLimits<float, 1> limits;
+  limits.kind = claw::EffortLimitKind::DcMotor;
+  const float denorm = std::numeric_limits<float>::denorm_min();
+  // tmax / tsat and v / vlim overflow float: the envelope at v = +1 is exactly [-tmax, -tmax]
+  // (v far past the no-load speed); it was [-tmax, -inf] and the clamped effort -inf.
+  limits.stall_effort << denorm;
+  limits.peak_effort << 0.00490196096f;
+  limits.no_load_speed << denorm;
+  Eigen::Matrix<float, 1, 1> u, v;
+  u << 100.0f;
+  v << 1.0f;
+  claw::clamp_effort(limits, u, v);
+  CHECK(u(0) == -0.00490196096f);
+  u << -100.0f;
+  v << -1.0f;
+  claw::clamp_effort(limits, u, v);
+  CHECK(u(0) == 0.00490196096f);
+  // tsat v / vlim = 2.04e38 is a float, v / vlim = 3.4e47 is not: the envelope is [-2.04e38,
+  // -2.04e38], not the saturated -3.4e38.
+  limits.stall_effort << 6e-10f;
+  limits.peak_effort << std::numeric_limits<float>::max();
+  limits.no_load_speed << 1e-9f;
+  u << 0.0f;
+  v << std::numeric_limits<float>::max();
+  claw::clamp_effort(limits, u, v);
+  CHECK(u(0) == Approx(-0.6 * double(std::numeric_limits<float>::max())).epsilon(1e-5));
+}
+
+// Findings in headers another change is editing (reported, not fixed here): hidden and [!mayfail]
+// (an exclusion-only filter such as claw_unit's still runs hidden tests); unhide once fixed.
+
+TEST_CASE("pending fuzz finding: Pid::reset(q, u) overflows the integral", "[.][pending][!mayfail][pid]") {
+  claw::Pid<double, 1> pid;
+  auto s = pid.settings();
+  s.constant_effort << kMax;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  Eigen::Matrix<double, 1, 1> q, u;
+  q << 0.0;
+  u << -kMax;  // I = u - c = -2 max = -inf
+  const Status status = pid.reset(q, u);
+  CHECK((status != Status::Ok || pid.integral_term().allFinite()));
+}
+
+TEST_CASE("pending fuzz finding: QpSolver says Ok with x = inf for a subnormal Hessian", "[.][pending][!mayfail][qp]") {
+  claw::QpSolver<float, 1, 0> qp;
+  Eigen::Matrix<float, 1, 1> q, g, lb, ub;
+  q << 6.88752208e-41f;  // positive, subnormal: the Cholesky test accepts it
+  g << -1.0f;
+  lb << -1.0f;
+  ub << -1.0f;  // x fixed at -1
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub);
+  CHECK((r.status != Status::Ok || r.x.allFinite()));
+}
