@@ -38,10 +38,11 @@ void begin_suite(const char* name);
 /// and something passed, 1 otherwise (main's return value is QEMU's exit status).
 int finish();
 
-// The suites (one function per file; main calls each). A new suite (the FLIQC filter's) is one
-// more file and one more line in main.cpp.
+// The suites (one function per file; main calls each). A new suite is one more file and one more
+// line in main.cpp.
 void run_jiminy_conformance();
 void run_closed_form();
 void run_no_allocation();
+void run_fliqc();
 
 }  // namespace claw_mcu

@@ -9,5 +9,6 @@ int main() {
   claw_mcu::run_jiminy_conformance();
   claw_mcu::run_closed_form();
   claw_mcu::run_no_allocation();
+  claw_mcu::run_fliqc();
   return claw_mcu::finish();
 }
