@@ -418,6 +418,12 @@ void random_block(Draw<S>& draw, Eigen::Index n, typename claw::PdController<S, 
     if (s.b.v_min > s.b.v_max) std::swap(s.b.v_min, s.b.v_max);
     if (!(s.b.a_max > S(0))) s.b.a_max = draw.log_uniform(-1, 4);
     if (s.b.a_min > s.b.a_max) s.b.a_min = -s.b.a_max;
+    // Empty ranges (a lower bound +inf, an upper bound -inf) are refused (a fuzzing finding,
+    // tests/test_regressions.cpp): open them.
+    for (S* lo : {&s.b.p_min, &s.b.v_min, &s.b.a_min})
+      if (*lo == kInf<S>) *lo = -kInf<S>;
+    for (S* hi : {&s.b.p_max, &s.b.v_max})
+      if (*hi == -kInf<S>) *hi = kInf<S>;
     if (kind == 4) s.b.p_min = -kInf<S>, s.b.p_max = kInf<S>;  // unbounded joints in the batch
     if (kind == 5 && std::isfinite(s.b.p_max)) s.p = s.b.p_max + draw.log_uniform(-3, 0);  // outside
     settings.bounds.lower.col(j) << s.b.p_min, s.b.v_min, s.b.a_min;

@@ -27,7 +27,8 @@ enum class ZohMode : std::uint8_t {
 };
 
 /// Checks bounds for use with integrate_zoh in `mode`.
-/// Refused (Status::InvalidBounds): any NaN; lower > upper in any entry; amax <= 0.
+/// Refused (Status::InvalidBounds): any NaN; lower > upper in any entry; a lower bound +inf or an
+/// upper bound -inf (an empty range); amax <= 0.
 /// Viable mode also needs amin < 0 (a joint must be able to brake) and vmin <= 0 <= vmax.
 /// Infinite entries are allowed and mean "unbounded".
 template <typename DerivedLower, typename DerivedUpper>
@@ -41,7 +42,11 @@ Status validate_state_bounds(const Eigen::MatrixBase<DerivedLower>& lower,
     for (Eigen::Index i = 0; i < 3; ++i) {
       const Scalar lo = lower.coeff(i, j);
       const Scalar hi = upper.coeff(i, j);
-      if (std::isnan(lo) || std::isnan(hi) || lo > hi) return Status::InvalidBounds;
+      // lower = +inf or upper = -inf bounds nothing: it is an empty range (clipping into it
+      // would make the state infinite), not an absent bound.
+      if (std::isnan(lo) || std::isnan(hi) || lo > hi || lo == infinity<Scalar>() ||
+          hi == -infinity<Scalar>())
+        return Status::InvalidBounds;
     }
     if (!(upper.coeff(kAcceleration, j) > Scalar(0))) return Status::InvalidBounds;
     if (mode == ZohMode::Viable) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
@@ -70,6 +71,22 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen
 
 namespace detail {
 
+/// tsat v / vlim for tsat > 0, vlim > 0 (not +inf), v finite: (tsat v) / vlim, tsat (v / vlim) or
+/// (tsat / vlim) v, the first whose intermediate product or quotient is a finite normal number (or
+/// exactly 0); the last otherwise (then |w| overflows or underflows in every order).
+template <typename Scalar>
+inline Scalar detail_dc_motor_speed_term(Scalar tsat, Scalar v, Scalar vlim) noexcept {
+  const auto normal = [](Scalar x) {
+    return x == Scalar(0) ||
+           (std::fabs(x) >= std::numeric_limits<Scalar>::min() && std::isfinite(x));
+  };
+  const Scalar product = tsat * v;
+  if (normal(product)) return product / vlim;
+  const Scalar ratio = v / vlim;
+  if (normal(ratio)) return tsat * ratio;
+  return (tsat / vlim) * v;
+}
+
 /// The [lower, upper] effort interval of joint j at measured velocity v.
 template <typename Scalar, int N, int MaxN>
 inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index j, Scalar v,
@@ -103,9 +120,10 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
       }
       // Overflow (tmax / tsat or v / vlim past the largest float, from a tiny tsat or vlim):
       // clipping vh at the edges is clipping both ends to [-tmax, tmax] (at vh = v_edge the
-      // upper end is exactly -tmax), and w = tsat v / vlim is multiplied in the order that
-      // overflows only when w itself does (for |v| > vlim, tsat / vlim = inf means |w| > max).
-      const Scalar w = (std::fabs(v) <= vlim) ? tsat * (v / vlim) : (tsat / vlim) * v;
+      // upper end is exactly -tmax), and w = tsat v / vlim is formed in an order whose
+      // intermediate is a finite normal number where one is (full precision), so it overflows
+      // only when w itself does.
+      const Scalar w = detail_dc_motor_speed_term(tsat, v, vlim);
       upper = clip(tsat - w, -tmax, tmax);
       lower = clip(-tsat - w, -tmax, tmax);
       return;
