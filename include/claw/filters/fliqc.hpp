@@ -467,6 +467,7 @@ class FliqcFilter {
   /// (problem() then holds the second): first min 1/2 t^2 + 1/2 mu |qdot - g|^2 with mu = 1e-8
   /// (float 1e-4) for the smallest t*, then min 1/2 |qdot - g|^2 + 1/2 mu t^2 with
   /// t <= t* (1 + 1e-9) + 1e-12. Stop when the first fails; the first's qdot when the second does.
+  /// The command is then clipped to the velocity bounds exactly.
   template <typename DG, typename DPsi, typename DP>
   void apply_fallback(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DPsi>& psi,
                       const Eigen::MatrixBase<DP>& p, Index m) noexcept {
@@ -499,6 +500,9 @@ class FliqcFilter {
     problem_.ub.coeffRef(n) = t_star * (Scalar(1) + Scalar(1e-9)) + Scalar(1e-12);
     const auto& second = solver_.solve(problem_);
     if (second.status == Status::Ok && all_finite(second.x)) result_.qdot = second.x.head(n);
+    // The QPs hold the bounds within their tolerance, which scales with |t|: clip exactly.
+    for (Index j = 0; j < n; ++j)
+      result_.qdot.coeffRef(j) = clip(result_.qdot.coeff(j), -vel_limit_.coeff(j), vel_limit_.coeff(j));
   }
 
   Settings settings_;

@@ -533,17 +533,25 @@ class Pid {
     const Settings& s = settings_;
     const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
+    auto kernel = [&](auto backward, auto constant, auto integral_lower) {
+      return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
+                                decltype(integral_lower)::value>(
+          size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
+          s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(), integral_lower_.data(),
+          integral_upper_.data(), effort_lower_.data(), effort_upper_.data(), integral_.data(),
+          effort.derived().data(), s.dt);
+    };
+#if defined(__OPTIMIZE_SIZE__)
+    // -Os (firmware): one kernel per integral rule, always reading c and the lower integral bound
+    // (same bits; the stream-saving variants cost ~0.5 KiB of code each).
     const bool overflow = detail::with_bool_flags(
-        [&](auto backward, auto constant, auto integral_lower) {
-          return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
-                                    decltype(integral_lower)::value>(
-              size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-              s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
-              integral_lower_.data(), integral_upper_.data(), effort_lower_.data(),
-              effort_upper_.data(), integral_.data(), effort.derived().data(), s.dt);
-        },
-        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
+        [&](auto backward) { return kernel(backward, std::true_type{}, std::true_type{}); },
+        s.integral_rule == IntegralRule::BackwardEuler);
+#else
+    const bool overflow = detail::with_bool_flags(
+        kernel, s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
         !symmetric_integral_);
+#endif
     first_ = false;
     history_valid_ = false;
     return overflow ? Status::NumericalOverflow : Status::Ok;

@@ -189,8 +189,10 @@ struct LcqpResiduals {
 ///  - Infeasible: no point satisfies the constraints and the complementarity. Always certified
 ///    (certified_global = true): by Lemke's ray or a box violation of the unique LCP point on the
 ///    monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
-///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap) stopped
-///    without a feasible complementary point. Nothing is proved; x = 0.
+///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap, or a
+///    subproblem that failed) stopped without a feasible complementary point. Nothing is proved;
+///    x = 0. NumericalOverflow: the monotone path's point (or its objective) overflowed (finite data
+///    of extreme range); x = 0.
 ///  - NonFiniteInput, InvalidBounds, SizeMismatch, InvalidProblem (Q not positive definite),
 ///    InvalidParameter: refused; x = 0.
 template <typename Scalar, int MaxN, int MaxP>
@@ -354,8 +356,8 @@ class LcqpSolver {
         problem.num_pairs() != m_)
       reserve(problem.num_variables(), problem.num_constraints(), problem.num_pairs());
     for (Index i = 0; i < m_; ++i) {
-      l_norm_.coeffRef(i) = problem.L.row(i).norm();
-      r_norm_.coeffRef(i) = problem.R.row(i).norm();
+      l_norm_.coeffRef(i) = problem.L.row(i).stableNorm();  // no overflow for huge rows
+      r_norm_.coeffRef(i) = problem.R.row(i).stableNorm();
     }
     if (settings_.use_monotone_path && m_ > 0) {
       const MonotoneOutcome outcome = monotone_path(problem, guess);
@@ -476,16 +478,18 @@ class LcqpSolver {
     return v;
   }
 
-  /// The acceptance test of a returned point: every bound within feasibility_threshold(x), every
+  /// The acceptance test of a returned point: finite with a finite objective, every bound within
+  /// feasibility_threshold(x), every
   /// row (A, L, R) within feasibility_threshold(x) max(1, ||row||), and every pair's natural
   /// residual within feasibility_threshold(x) max(1, ||L_i||, ||R_i||).
-  bool acceptable(const Problem& p, const VectorN& x) const noexcept {
+  bool acceptable(const Problem& p, const VectorN& x) noexcept {
+    if (!all_finite(x) || !std::isfinite(objective(p, x))) return false;
     const Scalar tol = feasibility_threshold(x);
     for (Index i = 0; i < n_; ++i)
       if (p.lb.coeff(i) - x.coeff(i) > tol || x.coeff(i) - p.ub.coeff(i) > tol) return false;
     for (Index i = 0; i < nc_; ++i) {
       const Scalar ax = p.A.row(i).dot(x);
-      const Scalar row_tol = tol * detail::max_of(Scalar(1), p.A.row(i).norm());
+      const Scalar row_tol = tol * detail::max_of(Scalar(1), p.A.row(i).stableNorm());
       if (p.lbA.coeff(i) - ax > row_tol || ax - p.ubA.coeff(i) > row_tol) return false;
     }
     for (Index i = 0; i < m_; ++i) {
@@ -669,6 +673,12 @@ class LcqpSolver {
     x_.noalias() = t_ * mu_;
     x_ += x0_;
     result_.path = LcqpPath::Monotone;
+    if (!all_finite(x_) || !std::isfinite(objective(p, x_))) {
+      // Finite data of extreme range: the unique point overflowed; nothing is proved.
+      result_.path = LcqpPath::Monotone;
+      refuse(Status::NumericalOverflow);
+      return MonotoneOutcome::Done;
+    }
     if (!acceptable(p, x_)) return done_infeasible();
     accept(p, x_, LcqpPath::Monotone, true);
     return MonotoneOutcome::Done;
@@ -983,7 +993,9 @@ class LcqpSolver {
               // Complementary within tolerance: polish on the active sides, keep the better.
               stack_fix_save();
               Scalar value = node_value;
-              if (polish(p, value) && (!have_incumbent || value < incumbent)) {
+              if (!polish(p, value)) {
+                exhausted = false;  // a leaf that could not be confirmed: nothing is proved
+              } else if (!have_incumbent || value < incumbent) {
                 incumbent = value;
                 have_incumbent = true;
                 best_x_ = x_;

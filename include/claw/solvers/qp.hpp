@@ -154,8 +154,9 @@ struct QpResiduals {
 ///
 /// Status and what the fields hold:
 ///  - Ok: x, multipliers, objective, residuals and active_set of the solution.
-///  - Infeasible, MaxIterations: x, multipliers and objective still hold the last Ok solution of this
-///    solver (zeros before the first); residuals +inf; active_set is the working set at the stop
+///  - Infeasible, MaxIterations, NumericalOverflow (the iteration ended on a point or multipliers
+///    that overflowed: finite data of extreme range): x, multipliers and objective still hold the
+///    last Ok solution of this solver (zeros before the first); residuals +inf; active_set is the working set at the stop
 ///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
 ///  - NonFiniteInput, InvalidBounds, InvalidProblem, SizeMismatch (input refused before any work):
 ///    nothing changes but status, iterations (0) and residuals (+inf).
@@ -306,7 +307,7 @@ class QpSolver {
     if (!all_finite(a)) return Status::NonFiniteInput;
     a_ = a;
     for (Index i = 0; i < m_; ++i) {
-      const Scalar norm = a_.row(i).norm();
+      const Scalar norm = a_.row(i).stableNorm();  // no overflow for huge rows
       inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
     }
     has_constraints_ = true;
@@ -328,7 +329,7 @@ class QpSolver {
     if (r2 > 0) a_.middleRows(r1, r2) = middle;
     if (r3 > 0) a_.bottomRows(r3) = bottom;
     for (Index i = 0; i < m_; ++i) {
-      const Scalar norm = a_.row(i).norm();
+      const Scalar norm = a_.row(i).stableNorm();  // no overflow for huge rows
       inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
     }
     has_constraints_ = true;
@@ -440,8 +441,12 @@ class QpSolver {
     restore_set_aside();
     result_.iterations = iterations;
     write_active_set();
-    result_.status = status;
-    if (status == Status::Ok) {
+    // A solution that overflowed (finite data of extreme range) is not an answer.
+    const Status final_status =
+        status == Status::Ok && !(all_finite(x_) && all_finite(u_.head(q_size_))) ? Status::NumericalOverflow
+                                                                                  : status;
+    result_.status = final_status;
+    if (final_status == Status::Ok) {
       write_solution();
     } else {
       result_.residuals = QpResiduals<Scalar>{};

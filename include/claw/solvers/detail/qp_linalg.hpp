@@ -12,16 +12,21 @@ namespace detail {
 /// In-place Cholesky factorisation a = L L' of the symmetric matrix whose lower triangle is stored
 /// in the top-left n x n block of `a`; L overwrites that lower triangle (the strict upper triangle
 /// is not read and is left as it was). Returns false, with `a` partly overwritten, when a pivot is
-/// not finite or not above n eps max_i a_ii: the matrix is then not positive definite, or so
-/// close to singular that it cannot be called strictly convex in this precision.
+/// not finite or not above both n eps max_i a_ii and the smallest normal number: the matrix is then
+/// not positive definite, or so close to singular (or so tiny) that it cannot be called strictly
+/// convex in this precision.
 template <typename MatrixType>
 bool cholesky_lower_in_place(MatrixType& a, Eigen::Index n) noexcept {
   using Scalar = typename MatrixType::Scalar;
   Scalar max_diagonal = Scalar(0);
   for (Eigen::Index i = 0; i < n; ++i)
     max_diagonal = a.coeff(i, i) > max_diagonal ? a.coeff(i, i) : max_diagonal;
-  const Scalar threshold =
+  // Also above the smallest normal number: a subnormal pivot has lost its precision and the
+  // solves through it overflow.
+  const Scalar relative =
       static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * max_diagonal;
+  const Scalar threshold = relative > std::numeric_limits<Scalar>::min() ? relative
+                                                                         : std::numeric_limits<Scalar>::min();
   for (Eigen::Index j = 0; j < n; ++j) {
     Scalar pivot = a.coeff(j, j);
     for (Eigen::Index k = 0; k < j; ++k) pivot -= a.coeff(j, k) * a.coeff(j, k);
