@@ -346,9 +346,9 @@ TEST_CASE("Lemke: the pivot cap returns MaxIterations exactly below the pivots n
   }
 }
 
-// max_pivots is documented as a hard cap on the pivots of one solve, but the pivot that brings the
-// artificial variable z0 in is made before the cap is checked: max_pivots = 0 reports pivots = 1.
-TEST_CASE("Lemke: max_pivots = 0 makes no pivot", "[lcp][!mayfail]") {
+// Regression: the pivot that brings the artificial variable z0 in was made before the cap was
+// checked (max_pivots = 0 reported pivots = 1).
+TEST_CASE("Lemke: max_pivots = 0 makes no pivot", "[lcp][regression]") {
   LemkeSolver<double> solver(2);
   claw::LemkeSettings<double> s;
   s.max_pivots = 0;

@@ -671,7 +671,8 @@ TEST_CASE("LCQP monotone path: duplicated contacts (lambda not unique) fall thro
   }
 }
 
-// Bug (lcqp.hpp, monotone path): contacts 0 and 1 are identical (same R row, same column of B), so
+// Regression (lcqp.hpp, monotone path; fixed by a degeneracy threshold relative to 1 + m |z|):
+// contacts 0 and 1 are identical (same R row, same column of B), so
 // only lambda_0 + lambda_1 is determined and the path must fall through (or return the optimal
 // split). Lemke ends with z_1 basic and w_0 basic at a rounding-level value above the absolute
 // threshold 64 eps used to collect the degenerate pairs I0, so pair 0 is left out of I0, S[I0, I0]
@@ -679,7 +680,7 @@ TEST_CASE("LCQP monotone path: duplicated contacts (lambda not unique) fall thro
 // certified_global = true, objective 5315.54; the global optimum (enumeration, and branch and
 // bound with use_monotone_path = false) is lambda = (272.354, 272.354, 655.600), objective 4573.78.
 TEST_CASE("LCQP monotone path: a duplicated contact with large forces is not certified wrongly",
-          "[lcqp][!mayfail]") {
+          "[lcqp][regression]") {
   const int ny = 3, m = 3;
   Problem p(ny + m, ny, m);
   MatrixXd a_lambda(ny, m), ry(m, ny);

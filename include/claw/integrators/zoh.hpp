@@ -296,8 +296,9 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
 /// the speeds reachable within [amin, amax] this step. When these conflict (a non-viable state) the
 /// reachable limit wins, which is braking at the largest admissible deceleration.
 /// The stored acceleration is clip((v+ - v)/dt, amin, amax). A position that passes a bound by a
-/// rounding-sized amount (16 ulp of |p| + |dt v+|, plus 2 dt denorm_min for a subnormal v+) from
-/// inside is clamped to it.
+/// rounding-sized amount (1024 ulp of |p| + |dt v+|, plus 2 dt denorm_min for a subnormal v+) from
+/// inside is clamped to it: at the edge of braking the stoppable-speed formula loses up to a few
+/// hundred ulp to cancellation (fuzzing measured 240).
 template <typename Scalar>
 inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
                              Scalar dt) noexcept {
@@ -316,7 +317,7 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
   const Scalar p_new = p + dt * v_new;
   // Plus dt times the smallest subnormal: for huge dt the speed limit margin / dt is subnormal,
   // quantised in steps of denorm_min, so dt v+ may pass the margin by up to dt denorm_min.
-  const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
+  const Scalar rounding = Scalar(1024) * std::numeric_limits<Scalar>::epsilon() *
                               (std::fabs(p) + std::fabs(dt * v_new)) +
                           Scalar(2) * dt * std::numeric_limits<Scalar>::denorm_min();
   if (p_new > b.p_max && p <= b.p_max && p_new - b.p_max <= rounding)

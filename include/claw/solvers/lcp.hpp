@@ -135,6 +135,7 @@ class LemkeSolver {
     for (Index i = 1; i < size; ++i) {
       if (q.coeff(i) <= q.coeff(row)) row = i;
     }
+    if (settings_.max_pivots <= 0) return fail(Status::MaxIterations);
     pivot(row, z0);
     Index entering = basis_complement(row);
     basis_.coeffRef(row) = static_cast<int>(z0);

@@ -611,8 +611,12 @@ class LcqpSolver {
         ss_ *= beta;
         return MonotoneOutcome::NotApplicable;
       }
-      // I0: basic z, plus degenerate pairs (basic w at rounding level).
-      const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon();
+      // I0: basic z, plus degenerate pairs (basic w at rounding level). w = c + S z with
+      // |c| <= 1 and |S_ij| <= 1 here, so its rounding scales with 1 + m |z|_inf.
+      Scalar z_max = Scalar(0);
+      for (Index i = 0; i < m; ++i) z_max = detail::max_of(z_max, lemke.z.coeff(i));
+      const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
+                           (Scalar(1) + static_cast<Scalar>(m) * z_max);
       Index n0 = 0;
       for (Index i = 0; i < m; ++i) {
         if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol) i0_.coeffRef(n0++) = static_cast<int>(i);
@@ -653,7 +657,10 @@ class LcqpSolver {
       if (guess.coeff(i) == w_active || guess.coeff(i) == 2) i0_.coeffRef(n0++) = static_cast<int>(i);
     mu_.setZero(m);
     if (n0 > 0 && !solve_i0(n0)) return false;
-    const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon();
+    Scalar mu_max = Scalar(0);
+    for (Index i = 0; i < m; ++i) mu_max = detail::max_of(mu_max, std::fabs(mu_.coeff(i)));
+    const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
+                       (Scalar(1) + static_cast<Scalar>(m) * mu_max);
     for (Index a = 0; a < n0; ++a)
       if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
     for (Index i = 0; i < m; ++i) {
