@@ -24,9 +24,10 @@ enum class FliqcCostType : std::uint8_t {
 /// What the filter commands on a cycle it cannot solve (status other than Ok).
 enum class FliqcFallback : std::uint8_t {
   Stop = 0,            ///< qdot = 0 (the default; the original's ROS layer stops the robot)
-  LeastViolation = 1,  ///< the velocity within the joint-velocity bounds that minimises the largest
-                       ///< predicted violation max_i (eps - psi_i - dt P_i qdot), closest to the
-                       ///< guide among those (Stop when an input is not finite)
+  LeastViolation = 1,  ///< on Infeasible or MaxIterations: the velocity within the joint-velocity
+                       ///< bounds that minimises the largest predicted violation
+                       ///< max_i (eps - psi_i - dt P_i qdot), closest to the guide among those;
+                       ///< on any other failure (refused or overflowing input): Stop
 };
 
 /// Settings of a FliqcFilter; defaults are the original controller's.
@@ -70,7 +71,7 @@ struct FliqcSettings {
 ///    active: `solved` false). Any other status: the fallback's velocity (never NaN).
 ///  - status: Ok; Infeasible (no velocity satisfies the complementarity and the bounds: certified);
 ///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch, InvalidProblem
-///    (inputs refused).
+///    (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
 template <typename Scalar, int N, int MaxM, int MaxN>
 struct FliqcResult {
   Status status = Status::InvalidProblem;
@@ -327,7 +328,8 @@ class FliqcFilter {
     }
     const auto& r = have_guess ? solver_.solve(problem_, guess_) : solver_.solve(problem_);
     result_.solved = true;
-    result_.status = r.status;
+    // Finite inputs whose assembly overflowed (e.g. P_i^inv of a tiny P_i, dt P_i of a huge one).
+    result_.status = r.status == Status::NonFiniteInput ? Status::NumericalOverflow : r.status;
     result_.certified_global = r.certified_global;
     result_.path = r.path;
     result_.residuals = r.residuals;
@@ -473,7 +475,10 @@ class FliqcFilter {
                       const Eigen::MatrixBase<DP>& p, Index m) noexcept {
     result_.fallback_applied = true;
     result_.qdot.setZero(n_);
-    if (settings_.fallback != FliqcFallback::LeastViolation) return;
+    // The least-violation velocity only for a well-posed cycle that has no answer; a refused or
+    // overflowing problem stops.
+    const bool well_posed = result_.status == Status::Infeasible || result_.status == Status::MaxIterations;
+    if (settings_.fallback != FliqcFallback::LeastViolation || !well_posed) return;
     const Index n = n_;
     const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);
     problem_.resize(n + 1, m, 0);

@@ -797,6 +797,8 @@ class QpSolver {
         if (iterations >= cap) return Status::MaxIterations;
         ++iterations;
         const bool full = !is_dependent && t_primal <= t_dual;
+        // Neither step exists: the primal step is NaN (x or s overflowed on extreme data).
+        if (!full && blocking < 0) return Status::NumericalOverflow;
         const Scalar t = full ? t_primal : t_dual;
         if (!is_dependent) {
           // z = J2 d2: the primal direction (Q z = n_p - N r).
