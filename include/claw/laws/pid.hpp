@@ -182,7 +182,7 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
                        const Scalar* __restrict c, const Scalar* __restrict i_lo,
                        const Scalar* __restrict i_hi, const Scalar* __restrict u_lo,
                        const Scalar* __restrict u_hi, Scalar* __restrict integral,
-                       Scalar* __restrict out, Scalar h) noexcept {
+                       Scalar* __restrict out, Scalar h, bool backward_at_run_time = false) noexcept {
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
   // An integer as wide as Scalar counts the failures, so the loop vectorises (a bool does not).
   using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
@@ -198,7 +198,7 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
     const Scalar lo = kIntegralLower ? i_lo[j] : -hi;
     const Scalar advanced = clip(previous + ki[j] * (e * h), lo, hi);
     const Scalar base = (kConstant ? c[j] : Scalar(0)) + ff + kp[j] * e + kd[j] * d;
-    const Scalar u = clip(base + (kBackward ? advanced : previous), u_lo[j], u_hi[j]);
+    const Scalar u = clip(base + ((kBackward || backward_at_run_time) ? advanced : previous), u_lo[j], u_hi[j]);
     const bool ok = (static_cast<int>(std::fabs(u) <= kMax) &
                      static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
     failures += ok ? Count(0) : Count(1);
@@ -539,24 +539,25 @@ class Pid {
     const Settings& s = settings_;
     const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
-    auto kernel = [&](auto backward, auto constant, auto integral_lower) {
+    auto kernel = [&](auto backward, auto constant, auto integral_lower, bool backward_at_run_time) {
       return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
                                 decltype(integral_lower)::value>(
           size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
           s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(), integral_lower_.data(),
           integral_upper_.data(), effort_lower_.data(), effort_upper_.data(), integral_.data(),
-          effort.derived().data(), s.dt);
+          effort.derived().data(), s.dt, backward_at_run_time);
     };
 #if defined(__OPTIMIZE_SIZE__)
-    // -Os (firmware): one kernel per integral rule, always reading c and the lower integral bound
-    // (same bits; the stream-saving variants cost ~0.5 KiB of code each).
-    const bool overflow = detail::with_bool_flags(
-        [&](auto backward) { return kernel(backward, std::true_type{}, std::true_type{}); },
-        s.integral_rule == IntegralRule::BackwardEuler);
+    // -Os (firmware): one kernel, the integral rule a run-time choice, always reading c and the
+    // lower integral bound (same bits; each specialised variant costs ~0.5 KiB of code).
+    const bool overflow = kernel(std::false_type{}, std::true_type{}, std::true_type{},
+                                 s.integral_rule == IntegralRule::BackwardEuler);
 #else
     const bool overflow = detail::with_bool_flags(
-        kernel, s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
-        !symmetric_integral_);
+        [&](auto backward, auto constant, auto integral_lower) {
+          return kernel(backward, constant, integral_lower, false);
+        },
+        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_, !symmetric_integral_);
 #endif
     first_ = false;
     history_valid_ = false;
