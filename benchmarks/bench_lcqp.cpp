@@ -24,19 +24,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string reference_dir() {
-  const char* env = std::getenv("CLAW_REFERENCE_DIR");
-  if (env != nullptr && env[0] != '\0') return env;
-  return CLAW_DEFAULT_REFERENCE_DIR;
-}
-
 const nlohmann::json& load(const std::string& relative) {
   static std::map<std::string, nlohmann::json> cache;
   auto it = cache.find(relative);
   if (it != cache.end()) return it->second;
   nlohmann::json data;
   std::string error;
-  if (!claw_test::read_json_file(reference_dir() + "/" + relative, data, error)) {
+  if (!claw_test::read_json_file(claw_test::reference_dir() + "/" + relative, data, error)) {
     std::fprintf(stderr, "bench_lcqp: %s\n", error.c_str());
     std::exit(1);
   }

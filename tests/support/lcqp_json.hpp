@@ -4,15 +4,13 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "claw/filters/fliqc.hpp"
 #include "claw/solvers/lcqp.hpp"
+#include "support/json_core.hpp"
 
 namespace claw_test {
 
@@ -21,28 +19,6 @@ using LcqpProblemXd = claw::LcqpProblem<double>;
 namespace lcqp_json_detail {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// A JSON number or "inf", "-inf", "DBL_MAX", "-DBL_MAX"; null gives `fill`. false on anything else.
-inline bool number(const nlohmann::json& v, double fill, double& out) {
-  if (v.is_null()) {
-    out = fill;
-    return true;
-  }
-  if (v.is_number()) {
-    out = v.get<double>();
-    return true;
-  }
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "inf") out = kInf;
-    else if (s == "-inf") out = -kInf;
-    else if (s == "DBL_MAX") out = std::numeric_limits<double>::max();
-    else if (s == "-DBL_MAX") out = -std::numeric_limits<double>::max();
-    else return false;
-    return true;
-  }
-  return false;
-}
 
 inline Eigen::Index rows_of(const nlohmann::json& v) {
   if (v.is_null()) return 0;
@@ -70,7 +46,7 @@ inline bool matrix(const nlohmann::json& v, Eigen::Index rows, Eigen::Index cols
     for (std::size_t k = 0; k < x.size(); ++k) {
       double value = 0.0;
       const Eigen::Index i = r[k].get<Eigen::Index>(), j = c[k].get<Eigen::Index>();
-      if (!number(x[k], 0.0, value) || i < 0 || i >= rows || j < 0 || j >= cols) {
+      if (!json_number(x[k], 0.0, value) || i < 0 || i >= rows || j < 0 || j >= cols) {
         error = std::string(name) + ": bad COO entry";
         return false;
       }
@@ -89,7 +65,7 @@ inline bool matrix(const nlohmann::json& v, Eigen::Index rows, Eigen::Index cols
       return false;
     }
     for (Eigen::Index j = 0; j < cols; ++j)
-      if (!number(row[static_cast<std::size_t>(j)], 0.0, out(i, j))) {
+      if (!json_number(row[static_cast<std::size_t>(j)], 0.0, out(i, j))) {
         error = std::string(name) + ": bad entry";
         return false;
       }
@@ -106,7 +82,7 @@ inline bool vector(const nlohmann::json& v, Eigen::Index size, double fill, Eige
     return false;
   }
   for (Eigen::Index i = 0; i < size; ++i)
-    if (!number(v[static_cast<std::size_t>(i)], fill, out(i))) {
+    if (!json_number(v[static_cast<std::size_t>(i)], fill, out(i))) {
       error = std::string(name) + ": bad entry";
       return false;
     }
@@ -182,11 +158,11 @@ inline bool read_fliqc_params(const nlohmann::json& params, claw::FliqcSettings<
     return false;
   }
   const nlohmann::json none;
-  bool ok = d::number(params.value("dt", none), s.dt, s.dt) && d::number(params.value("eps", none), s.eps, s.eps) &&
-            d::number(params.value("q_dot_max", none), s.q_dot_max, s.q_dot_max) &&
-            d::number(params.value("lambda_cost_penalty", none), s.lambda_cost_penalty, s.lambda_cost_penalty) &&
-            d::number(params.value("lambda_max", none), s.lambda_max, s.lambda_max) &&
-            d::number(params.value("esc_vel_max", none), s.esc_vel_max, s.esc_vel_max);
+  bool ok = json_number(params.value("dt", none), s.dt, s.dt) && json_number(params.value("eps", none), s.eps, s.eps) &&
+            json_number(params.value("q_dot_max", none), s.q_dot_max, s.q_dot_max) &&
+            json_number(params.value("lambda_cost_penalty", none), s.lambda_cost_penalty, s.lambda_cost_penalty) &&
+            json_number(params.value("lambda_max", none), s.lambda_max, s.lambda_max) &&
+            json_number(params.value("esc_vel_max", none), s.esc_vel_max, s.esc_vel_max);
   if (!ok) {
     error = "bad numeric parameter";
     return false;
@@ -196,23 +172,6 @@ inline bool read_fliqc_params(const nlohmann::json& params, claw::FliqcSettings<
   s.enable_lambda_constraint_in_L = params.value("enable_lambda_constraint_in_L", false);
   s.enable_esc_vel_constraint = params.value("enable_esc_vel_constraint", false);
   s.active_threshold = d::kInf;
-  return true;
-}
-
-/// Reads and parses a whole JSON file; false + error when missing or malformed.
-inline bool read_json_file(const std::string& path, nlohmann::json& out, std::string& error) {
-  std::ifstream in(path);
-  if (!in.good()) {
-    error = "cannot open " + path;
-    return false;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  out = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
-  if (out.is_discarded()) {
-    error = "cannot parse " + path;
-    return false;
-  }
   return true;
 }
 

@@ -4,42 +4,25 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include <string>
 
 namespace claw_test {
 
-std::string reference_dir() {
-  const char* env = std::getenv("CLAW_REFERENCE_DIR");
-  if (env != nullptr && env[0] != '\0') return env;
-  return CLAW_DEFAULT_REFERENCE_DIR;
-}
-
 nlohmann::json load_reference(const std::string& family, const std::string& file) {
   const std::string path = reference_dir() + "/" + family + "/" + file;
-  std::ifstream in(path);
   INFO("reference file " << path);
-  REQUIRE(in.good());
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  nlohmann::json parsed = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
-  REQUIRE_FALSE(parsed.is_discarded());
+  nlohmann::json parsed;
+  std::string error;
+  const bool read = read_json_file(path, parsed, error);
+  INFO(error);
+  REQUIRE(read);
   REQUIRE((parsed.is_array() || parsed.is_object()));
   return parsed;
 }
 
 double to_double(const nlohmann::json& value, double null_value) {
-  if (value.is_null()) return null_value;
-  if (value.is_number()) return value.get<double>();
-  if (value.is_string()) {
-    const std::string text = value.get<std::string>();
-    if (text == "inf" || text == "Infinity") return std::numeric_limits<double>::infinity();
-    if (text == "-inf" || text == "-Infinity") return -std::numeric_limits<double>::infinity();
-    if (text == "DBL_MAX") return std::numeric_limits<double>::max();
-    if (text == "-DBL_MAX") return -std::numeric_limits<double>::max();
-  }
+  double out = 0.0;
+  if (json_number(value, null_value, out)) return out;
   FAIL("unexpected JSON value in a numeric field: " << value.dump());
   return 0.0;
 }

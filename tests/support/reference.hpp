@@ -6,16 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace claw_test {
+#include "support/json_core.hpp"  // reference_dir(), read_json_file(), json_number()
 
-/// $CLAW_REFERENCE_DIR if set and non-empty, else the source tree's tests/data/reference.
-std::string reference_dir();
+namespace claw_test {
 
 /// Parses <reference_dir>/<family>/<file>; on a missing or unparsable file, fails the current
 /// test with the path. The top level is an array of cases or an object (e.g. {schema, instances}).
 nlohmann::json load_reference(const std::string& family, const std::string& file);
 
-/// A JSON number, or the strings "inf", "-inf", "DBL_MAX", "-DBL_MAX"; null gives `null_value`.
+/// A JSON number or one of json_number()'s strings; null gives `null_value`; fails the test otherwise.
 double to_double(const nlohmann::json& value, double null_value = 0.0);
 
 /// A list of rows as a dense matrix / a list as a vector (entries through to_double).

@@ -215,7 +215,7 @@ class FliqcFilter {
   const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
                        const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
                        const Eigen::MatrixBase<DP>& p) noexcept {
-    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch, psi.size());
+    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
     return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
   }
 
@@ -224,7 +224,7 @@ class FliqcFilter {
   const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
                        const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
                        const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<DPinv>& p_inv) noexcept {
-    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch, psi.size());
+    if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
     return run(qdot_guide, jacobian, psi, p, &p_inv.derived());
   }
 
@@ -247,8 +247,7 @@ class FliqcFilter {
     return true;
   }
 
-  const Result& refuse_cycle(Status status, Index m) noexcept {
-    (void)m;
+  const Result& refuse_cycle(Status status) noexcept {
     result_.status = status;
     result_.solved = false;
     result_.certified_global = false;
@@ -276,16 +275,16 @@ class FliqcFilter {
     if (qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 ||
         p.rows() != m_in || p.cols() != n ||
         (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
-      return refuse_cycle(Status::SizeMismatch, m_in);
+      return refuse_cycle(Status::SizeMismatch);
     bool finite = all_finite(qdot_guide) && all_finite(jacobian.topRows(3)) && all_finite(psi) &&
                   all_finite(p) && all_finite(mass_);
     if (p_inv != nullptr) finite = finite && all_finite(*p_inv);
-    if (!finite) return refuse_cycle(Status::NonFiniteInput, m_in);
+    if (!finite) return refuse_cycle(Status::NonFiniteInput);
     // Active distances.
     Index m = 0;
     for (Index i = 0; i < m_in; ++i)
       if (psi.coeff(i) <= settings_.active_threshold) ++m;
-    if (m > MaxM_) return refuse_cycle(Status::SizeMismatch, m_in);
+    if (m > MaxM_) return refuse_cycle(Status::SizeMismatch);
     result_.active_rows.resize(m);
     for (Index i = 0, k = 0; i < m_in; ++i)
       if (psi.coeff(i) <= settings_.active_threshold) result_.active_rows.coeffRef(k++) = static_cast<int>(i);
@@ -311,7 +310,7 @@ class FliqcFilter {
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       if (p_inv == nullptr && !(p.row(i).squaredNorm() > Scalar(0)))
-        return refuse_cycle(Status::InvalidProblem, m_in);
+        return refuse_cycle(Status::InvalidProblem);
     }
     compute_nullspace(jacobian);
     assemble(qdot_guide, psi, p, p_inv, m);

@@ -281,6 +281,7 @@ class LcqpSolver {
     p_.resize(n);
     gk_.resize(n);
     gphi_.resize(n);
+    grad_phi_.resize(n);
     tmp_n_.resize(n);
     tmp2_n_.resize(n);
     best_x_.resize(n);
@@ -478,12 +479,13 @@ class LcqpSolver {
     return v;
   }
 
-  /// The acceptance test of a returned point: finite with a finite objective, every bound within
-  /// feasibility_threshold(x), every
-  /// row (A, L, R) within feasibility_threshold(x) max(1, ||row||), and every pair's natural
-  /// residual within feasibility_threshold(x) max(1, ||L_i||, ||R_i||).
-  bool acceptable(const Problem& p, const VectorN& x) noexcept {
-    if (!all_finite(x) || !std::isfinite(objective(p, x))) return false;
+  /// The acceptance test of a returned point: finite with a finite objective (returned in `value`
+  /// whatever the verdict), every bound within feasibility_threshold(x), every row (A, L, R) within
+  /// feasibility_threshold(x) max(1, ||row||), and every pair's natural residual within
+  /// feasibility_threshold(x) max(1, ||L_i||, ||R_i||).
+  bool acceptable(const Problem& p, const VectorN& x, Scalar& value) noexcept {
+    value = objective(p, x);
+    if (!all_finite(x) || !std::isfinite(value)) return false;
     const Scalar tol = feasibility_threshold(x);
     for (Index i = 0; i < n_; ++i)
       if (p.lb.coeff(i) - x.coeff(i) > tol || x.coeff(i) - p.ub.coeff(i) > tol) return false;
@@ -504,19 +506,20 @@ class LcqpSolver {
     return true;
   }
 
-  /// Fills result_ with an accepted point x (status Ok) and its residuals and sides.
-  void accept(const Problem& p, const VectorN& x, LcqpPath path, bool certified) noexcept {
+  /// Fills result_ with an accepted point x (status Ok), its objective `value` (from acceptable()),
+  /// residuals and sides.
+  void accept(const Problem& p, const VectorN& x, Scalar value, LcqpPath path, bool certified) noexcept {
     result_.status = Status::Ok;
     result_.path = path;
     result_.certified_global = certified;
     result_.x = x;
-    result_.objective = objective(p, x);
+    result_.objective = value;
     result_.residuals.primal = primal_violation(p, x);
     result_.residuals.complementarity = natural_residual(p, x);
     const Scalar tol = feasibility_threshold(x);
+    pair_values(p, x);
     for (Index i = 0; i < m_; ++i) {
-      const Scalar a = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
-      const Scalar b = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
+      const Scalar a = lx_.coeff(i), b = rx_.coeff(i);
       const bool la = std::fabs(a) <= tol, ra = std::fabs(b) <= tol;
       result_.active.coeffRef(i) = static_cast<std::int8_t>(la && ra ? 2 : (la || a <= b ? 0 : 1));
     }
@@ -680,14 +683,16 @@ class LcqpSolver {
     x_.noalias() = t_ * mu_;
     x_ += x0_;
     result_.path = LcqpPath::Monotone;
-    if (!all_finite(x_) || !std::isfinite(objective(p, x_))) {
+    Scalar value;
+    const bool within = acceptable(p, x_, value);
+    if (!all_finite(x_) || !std::isfinite(value)) {
       // Finite data of extreme range: the unique point overflowed; nothing is proved.
       result_.path = LcqpPath::Monotone;
       refuse(Status::NumericalOverflow);
       return MonotoneOutcome::Done;
     }
-    if (!acceptable(p, x_)) return done_infeasible();
-    accept(p, x_, LcqpPath::Monotone, true);
+    if (!within) return done_infeasible();
+    accept(p, x_, value, LcqpPath::Monotone, true);
     return MonotoneOutcome::Done;
   }
 
@@ -929,9 +934,7 @@ class LcqpSolver {
     const auto& r = solve_qp(p, p.g);
     if (r.status != Status::Ok) return false;
     x_ = r.x;
-    if (!acceptable(p, x_)) return false;
-    value = objective(p, x_);
-    return true;
+    return acceptable(p, x_, value);
   }
 
   /// Stationarity type and residual from the last (branch) QP's multipliers at x_.
@@ -998,7 +1001,7 @@ class LcqpSolver {
             }
             if (branch < 0) {
               // Complementary within tolerance: polish on the active sides, keep the better.
-              stack_fix_save();
+              best_fix_scratch_ = fix_;  // polish fixes the free pairs: restored below
               Scalar value = node_value;
               if (!polish(p, value)) {
                 exhausted = false;  // a leaf that could not be confirmed: nothing is proved
@@ -1008,7 +1011,7 @@ class LcqpSolver {
                 best_x_ = x_;
                 best_fix_ = fix_;
               }
-              stack_fix_restore();
+              fix_ = best_fix_scratch_;
             } else {
               expand = true;
             }
@@ -1058,17 +1061,16 @@ class LcqpSolver {
     // Re-solve the incumbent's branch QP so the reported multipliers belong to it.
     fix_ = best_fix_;
     const auto& r = solve_qp(p, p.g);
-    if (r.status == Status::Ok && acceptable(p, r.x) &&
-        objective(p, r.x) <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent)))
+    Scalar value;
+    if (r.status == Status::Ok && acceptable(p, r.x, value) &&
+        value <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent))) {
       best_x_ = r.x;
-    accept(p, best_x_, LcqpPath::BranchAndBound, exhausted);
+      incumbent = value;
+    }
+    accept(p, best_x_, incumbent, LcqpPath::BranchAndBound, exhausted);
     classify(p);
     return result_;
   }
-
-  // fix_ is saved around polish() inside branch and bound (polish fixes the free pairs).
-  void stack_fix_save() noexcept { best_fix_scratch_ = fix_; }
-  void stack_fix_restore() noexcept { fix_ = best_fix_scratch_; }
 
   // --- 3. penalty homotopy -----------------------------------------------------------------------
 
@@ -1080,9 +1082,10 @@ class LcqpSolver {
     out.noalias() += p.R.transpose() * lp_;
   }
 
-  Scalar phi(const Problem& p, const VectorN& x) noexcept {
-    lp_.noalias() = p.L * x;
-    rp_.noalias() = p.R * x;
+  /// The penalty phi(x) = (Lx - lbL)'(Rx - lbR), and its gradient C x + g_phi into grad_phi_.
+  Scalar penalty_and_gradient(const Problem& p, const VectorN& x) noexcept {
+    apply_c(p, x, grad_phi_);  // leaves lp_ = L x, rp_ = R x
+    grad_phi_ += gphi_;
     Scalar v = Scalar(0);
     for (Index i = 0; i < m_; ++i) v += (lp_.coeff(i) - p.lbL.coeff(i)) * (rp_.coeff(i) - p.lbR.coeff(i));
     return v;
@@ -1109,17 +1112,16 @@ class LcqpSolver {
     int hist_size = 0;
     bool converged = false;
     for (;;) {
+      // phi and its gradient at xk_, once per iteration (xk_ moves only at the end of it).
+      const Scalar phi_now = penalty_and_gradient(p, xk_);
       // Stationarity of the penalised problem at xk_: Q(xk - x_qp) + rho (C xk + g_phi) - (gk - g).
-      apply_c(p, xk_, tmp_n_);
-      tmp_n_ += gphi_;
       tmp2_n_ = xk_ - x_;
       p_.noalias() = p.Q * tmp2_n_;
       p_ += reg_ * tmp2_n_;
-      p_ += rho * tmp_n_;
+      p_ += rho * grad_phi_;
       p_ -= gk_ - p.g;
       const Scalar stat = p_.template lpNorm<Eigen::Infinity>();
       ++result_.homotopy_iterations;
-      const Scalar phi_now = phi(p, xk_);
       if (settings_.dynamic_penalty_window > 0) {
         const int window = settings_.dynamic_penalty_window;
         if (hist_size < window) {
@@ -1149,9 +1151,7 @@ class LcqpSolver {
       }
       if (result_.homotopy_iterations > settings_.max_iterations || rho > settings_.max_penalty) break;
       // Linearised penalty gradient and the QP step.
-      apply_c(p, xk_, tmp_n_);
-      tmp_n_ += gphi_;
-      gk_ = p.g + rho * tmp_n_;
+      gk_ = p.g + rho * grad_phi_;
       const auto& r = solve_qp(p, gk_);
       if (r.status != Status::Ok) break;
       x_ = r.x;
@@ -1165,10 +1165,7 @@ class LcqpSolver {
       tmp2_n_.noalias() = p.Q * xk_;
       tmp2_n_ += reg_ * xk_;
       tmp2_n_ += p.g;
-      Scalar lk = p_.dot(tmp2_n_);
-      apply_c(p, xk_, tmp_n_);
-      tmp_n_ += gphi_;
-      lk += rho * p_.dot(tmp_n_);
+      const Scalar lk = p_.dot(tmp2_n_) + rho * p_.dot(grad_phi_);
       Scalar alpha = Scalar(1);
       if (qk > Scalar(0) && lk < Scalar(0)) alpha = detail::min_of(-lk / qk, Scalar(1));
       xk_ += alpha * p_;
@@ -1180,8 +1177,8 @@ class LcqpSolver {
     fix_.setConstant(m_, kFree);
     Scalar value = Scalar(0);
     if (!polish(p, value)) {
-      if (converged && acceptable(p, xk_)) {
-        accept(p, xk_, LcqpPath::PenaltyHomotopy, false);
+      if (converged && acceptable(p, xk_, value)) {
+        accept(p, xk_, value, LcqpPath::PenaltyHomotopy, false);
         return result_;
       }
       return stop_homotopy(rho);
@@ -1209,18 +1206,18 @@ class LcqpSolver {
       best_fix_ = fix_;
       fix_.coeffRef(pick) = fix_.coeff(pick) == kFixL ? kFixR : kFixL;
       const auto& s = solve_qp(p, p.g);
-      const bool better = s.status == Status::Ok &&
-                          acceptable(p, s.x) &&
-                          objective(p, s.x) < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
+      Scalar flipped = Scalar(0);
+      const bool better = s.status == Status::Ok && acceptable(p, s.x, flipped) &&
+                          flipped < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
       if (!better) {
         fix_ = best_fix_;
         solve_qp(p, p.g);  // restore the multipliers of the accepted branch
         break;
       }
       best_x_ = s.x;
-      value = objective(p, best_x_);
+      value = flipped;
     }
-    accept(p, best_x_, LcqpPath::PenaltyHomotopy, false);
+    accept(p, best_x_, value, LcqpPath::PenaltyHomotopy, false);
     classify(p);
     result_.penalty = rho;
     return result_;
@@ -1254,7 +1251,7 @@ class LcqpSolver {
   bool has_guess_ = false;
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
   VectorRows row_lo_, row_hi_;
-  VectorN x_, xk_, p_, gk_, gphi_, tmp_n_, tmp2_n_, best_x_, x0_;
+  VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
