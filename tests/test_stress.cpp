@@ -3,7 +3,7 @@
 //
 // Reproducible: the seed is CLAW_STRESS_SEED (environment) or a fixed default, and every failure
 // prints it together with the case index. Counts (4x the literals) are for optimised builds (NDEBUG); without NDEBUG
-// (dev, asan-ubsan, no-exceptions: -O1, asserts, sanitizers) every count is divided by
+// (dev, asan-ubsan: -O1, asserts, sanitizers) every count is divided by
 // kStressDivisor, so those suites still run each property but in seconds.
 #include <catch2/catch.hpp>
 
