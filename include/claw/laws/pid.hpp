@@ -98,7 +98,10 @@ struct PidSettings {
   /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
   /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
   /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not finite and > 0;
-  /// limits invalid (validate_effort_limits).
+  /// limits invalid (validate_effort_limits); BackCalculation with h >= 2 Tt for the effective Tt
+  /// (the given one, or default_tracking_time(kp, ki, kd) when 0): in saturation the discrete
+  /// update scales the distance to its fixed point by 1 - h/Tt, which diverges from h/Tt = 2 on.
+  /// Set Tt explicitly when the gains make the default too small.
   Status validate(Eigen::Index n) const noexcept {
     for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
                                 &iterm_min, &iterm_max, &tracking_time, &slew_rate, &wrap_period,
@@ -121,8 +124,18 @@ struct PidSettings {
           !(target_velocity_min.coeff(j) <= target_velocity_max.coeff(j)) ||
           !(feedforward_min.coeff(j) <= feedforward_max.coeff(j)))
         return Status::InvalidParameter;
+      if (anti_windup == AntiWindup::BackCalculation &&
+          !back_calculation_stable(kp.coeff(j), ki.coeff(j), kd.coeff(j), tracking_time.coeff(j)))
+        return Status::InvalidParameter;
     }
     return validate_effort_limits(limits, n);
+  }
+
+  /// True when the BackCalculation update with gains (kp, ki, kd) and tracking time tt (0: the
+  /// default) is stable at this dt: h < 2 Tt.
+  bool back_calculation_stable(Scalar kp_j, Scalar ki_j, Scalar kd_j, Scalar tt) const noexcept {
+    const Scalar effective = tt > Scalar(0) ? tt : default_tracking_time(kp_j, ki_j, kd_j);
+    return dt < Scalar(2) * effective;
   }
 };
 
@@ -267,6 +280,11 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
         if (!std::isfinite(g) || g < Scalar(0)) return Status::InvalidParameter;
+    if (settings_.anti_windup == AntiWindup::BackCalculation)
+      for (Eigen::Index j = 0; j < size(); ++j)
+        if (!settings_.back_calculation_stable(kp.coeff(j), ki.coeff(j), kd.coeff(j),
+                                               settings_.tracking_time.coeff(j)))
+          return Status::InvalidParameter;
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;
@@ -285,13 +303,17 @@ class Pid {
 
   /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
   /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
-  /// history. NonFiniteInput (nothing touched) for NaN/Inf.
+  /// history. Nothing is touched on NonFiniteInput (NaN/Inf) nor on NumericalOverflow (finite
+  /// output and c whose difference overflows).
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
                const Eigen::MatrixBase<DU>& output) noexcept {
     CLAW_ASSERT(measurement.size() == size() && output.size() == size(),
                 "Pid::reset: sizes must agree");
     if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
+        return Status::NumericalOverflow;
     reset();
     integral_ = output - settings_.constant_effort;
     previous_measurement_ = measurement;
@@ -373,7 +395,9 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j) {
       Scalar lo = -infinity<Scalar>(), hi = infinity<Scalar>();
       if (aw == AntiWindup::IntegralClamp) {
-        hi = settings_.ki.coeff(j) * settings_.integral_max.coeff(j);
+        // |I| <= ki integral_max; integral_max = +inf is no clamp, also for ki = 0 (0 inf).
+        const Scalar z_max = settings_.integral_max.coeff(j);
+        hi = std::isinf(z_max) ? z_max : settings_.ki.coeff(j) * z_max;
         lo = -hi;
       } else if (aw == AntiWindup::ITermClamp) {
         lo = settings_.iterm_min.coeff(j);
@@ -483,8 +507,7 @@ class Pid {
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       Scalar advanced = integral + ki * (e_integrated * h) + pom;
       if (s.anti_windup == AntiWindup::IntegralClamp) {
-        const Scalar limit = ki * s.integral_max.coeff(j);
-        advanced = clip(advanced, -limit, limit);
+        advanced = clip(advanced, integral_lower_.coeff(j), integral_upper_.coeff(j));
       } else if (s.anti_windup == AntiWindup::ITermClamp) {
         advanced = clip(advanced, s.iterm_min.coeff(j), s.iterm_max.coeff(j));
       }
