@@ -274,17 +274,20 @@ TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[
   limits.no_load_speed << vlim;
   REQUIRE(claw::validate_effort_limits(limits, 1) == Status::Ok);
   for (double v = -60.0; v <= 60.0; v += 0.37) {
+    // DESIGN.md's formula; past the edge speed (|v| >= 32) its exact value is -+tmax for both ends
+    // (evaluated in double, tsat (1 - edge / vlim) may miss -tmax by an ulp; claw gives it exactly).
     const double edge = vlim * (1 + tmax / tsat);
     const double vh = std::min(std::max(v, -edge), edge);
-    const double upper = std::min(tsat * (1 - vh / vlim), tmax);
-    const double lower = std::max(tsat * (-1 - vh / vlim), -tmax);
+    double upper = std::min(tsat * (1 - vh / vlim), tmax);
+    double lower = std::max(tsat * (-1 - vh / vlim), -tmax);
+    if (v >= edge) upper = lower = -tmax;
+    if (v <= -edge) upper = lower = tmax;
     V1 high(1e6), low(-1e6), inside(0.0);
     claw::clamp_effort(limits, high, V1(v));
     claw::clamp_effort(limits, low, V1(v));
     INFO("v " << v);
-    // clip(u, lower, upper): beyond the speed edge lower may exceed upper by an ulp; upper wins.
     REQUIRE(high(0) == upper);
-    REQUIRE(low(0) == std::min(lower, upper));
+    REQUIRE(low(0) == lower);
     if (lower <= 0.0 && 0.0 <= upper) {
       claw::clamp_effort(limits, inside, V1(v));
       REQUIRE(inside(0) == 0.0);

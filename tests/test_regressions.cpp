@@ -81,6 +81,63 @@ TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows"
   }
 }
 
+TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float, bound near 0)", "[regression][zoh]") {
+  // Braking from v = -0.5 toward p_min = -6.16e-7 at amax = 0.5, dt = 0.5: the planned speed was
+  // half an ulp of 0.25 too fast, and two steps later the joint passed p_min by 1e-8, far more
+  // than any rounding of |p| ~ 6e-7. The plan now keeps 16 eps of the margin in reserve.
+  using StateF = claw::StateMatrix<float, 1>;
+  StateF lower, upper, s;
+  lower << -6.1568630371766631e-07f, -0.5f, -0.5f;
+  upper << 0.5f, 0.5f, 0.5f;
+  s << 0.49999997019767761f, 0.0f, -1736441728.0f;
+  for (int k = 0; k < 24; ++k) {
+    REQUIRE(claw::integrate_zoh(s, lower, upper, 0.5f, ZohMode::Viable) == Status::Ok);
+    REQUIRE(s(0) >= lower(0));
+    REQUIRE(s(0) <= upper(0));
+    s(2) = -0.5f;  // keep pushing toward the lower bound
+  }
+  CHECK(s(1) == 0.0f);  // stopped
+}
+
+TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no limit)", "[regression][zoh]") {
+  // (a) float, r = margin / c = 2.1e38: sqrt(2 r) overflowed; the speed limit toward p_max with a
+  // deceleration of denorm_min is 2.9e-17, not inf (the joint jumped to p = 1e18).
+  const float decel = std::numeric_limits<float>::denorm_min();
+  const float w = claw::detail::max_stoppable_speed(297340567552.0f, decel, 1e9f);
+  CHECK(w == Approx(std::sqrt(2.0 * 297340567552.0 * double(decel))).epsilon(1e-6));
+  // (b) double, margin and decel dt near the largest double: margin/dt + decel dt n(n+1)/2
+  // overflowed before the division by n + 1.
+  const double w2 = claw::detail::max_stoppable_speed(5.2476777539730793e+307, kMax, 0.5);
+  REQUIRE(std::isfinite(w2));
+  // n = 1: w = margin / (2 dt) + decel dt / 2, and two steps travel dt (2 w - decel dt) = margin.
+  CHECK(w2 == Approx(5.2476777539730793e+307 + 0.25 * kMax).epsilon(1e-15));
+  // (c) float, margin / dt = 4.6e38 overflowed before the division by n + 1 = 3: the limit was
+  // inf and the joint, braking at -max from p = 1.96e38, was let through at -max and ran past 0.
+  const float fmax = std::numeric_limits<float>::max();
+  const float dt3 = 0.42745101451873779f, margin3 = 1.9596910808590332e+38f;
+  const float w3 = claw::detail::max_stoppable_speed(margin3, fmax, dt3);
+  REQUIRE(std::isfinite(w3));
+  // n = 2 braking steps after the one at w: travel dt (3 w - 3 decel dt) <= margin, and w is the
+  // largest such speed up to the rounding reserve.
+  const double travel = double(dt3) * (3.0 * double(w3) - 3.0 * double(fmax) * double(dt3));
+  CHECK(travel <= double(margin3));
+  CHECK(travel >= double(margin3) * (1 - 1e-5));
+  State1 lower = column(-9.5971618219272133e-118, -kMax, -kMax);
+  State1 upper = column(kMax, kMax, kMax);
+  State1 s = column(5.2476777539730793e+307, -1.2812969696518666e+308, -8.6536012668372278e+307);
+  REQUIRE(claw::integrate_zoh(s, lower, upper, 0.5, ZohMode::Viable) == Status::Ok);
+  CHECK(s(0) >= lower(0));  // was -3.3e307: the limit was inf
+}
+
+TEST_CASE("fuzz finding: viable ZOH with subnormal bounds stays inside (rounding in denorm_min steps)", "[regression][zoh]") {
+  State1 lower = column(-6.0992403979101886e-320, -1e-53, -2.563716018557957e-69);
+  State1 upper = column(6.0992403979101886e-320, 1e-53, 6.0992403979101886e-320);
+  State1 s = column(-5.3373911720229864e-320, -4.575047880489943e-320, 6.0987463322643473e-320);
+  REQUIRE(claw::integrate_zoh(s, lower, upper, 0.5, ZohMode::Viable) == Status::Ok);
+  CHECK(s(0) >= lower(0));  // passed it by 2 denorm_min
+  CHECK(s(0) <= upper(0));
+}
+
 TEST_CASE("fuzz finding: PdController holds a joint whose command state overflows", "[regression][pd]") {
   for (ZohMode mode : {ZohMode::JiminyCompatible, ZohMode::Viable}) {
     claw::PdController<double, 2> pd;
@@ -203,6 +260,59 @@ TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subno
   v << kMax;
   claw::clamp_effort(limits, u, v);
   CHECK(u(0) == Approx(-9.02430585039502522047e-08).epsilon(1e-14));
+}
+
+TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in its first order", "[regression][limits]") {
+  // tsat = denorm_min, vlim = 6.1e-320, v = 0.5: tsat v rounds to 0, which was taken as the exact
+  // speed term; w = tsat v / vlim = 4.05e-5, and the envelope is [-w - tsat, -w + tsat].
+  claw::EffortLimits<double, 1> limits;
+  limits.kind = claw::EffortLimitKind::DcMotor;
+  limits.stall_effort << kDenormMin;
+  limits.peak_effort << 0.57647058823529406801;
+  limits.no_load_speed << 6.0992403979101885879e-320;
+  Eigen::Matrix<double, 1, 1> u, v;
+  u << 1.0;
+  v << 0.5;
+  claw::clamp_effort(limits, u, v);
+  const double w = (kDenormMin / 6.0992403979101885879e-320) * 0.5;
+  CHECK(u(0) == Approx(-w).epsilon(1e-12));
+}
+
+TEST_CASE("fuzz finding: DC-motor envelope past its edge speed is exactly -+tmax (subnormal vlim)", "[regression][limits]") {
+  // The edge speed vlim (1 + tmax/tsat) was subnormal and lost precision: at v = max the upper end
+  // was -tmax (1 - 5.7e-14) instead of -tmax.
+  claw::EffortLimits<double, 1> limits;
+  limits.kind = claw::EffortLimitKind::DcMotor;
+  limits.stall_effort << 2.2204460492503130808e-16;
+  limits.peak_effort << 0.0015609979400320384869;
+  limits.no_load_speed << kDenormMin;
+  Eigen::Matrix<double, 1, 1> u, v;
+  u << 0.0;
+  v << kMax;
+  claw::clamp_effort(limits, u, v);
+  CHECK(u(0) == -0.0015609979400320384869);
+  u << 0.0;
+  v << -kMax;
+  claw::clamp_effort(limits, u, v);
+  CHECK(u(0) == 0.0015609979400320384869);
+}
+
+TEST_CASE("fuzz finding: after fast-path steps, turning the slew limit on starts a first step", "[regression][pid]") {
+  // The fast path keeps no slew state; the next step after configure() enabling the limiter is a
+  // first step (next_step_is_first), limited per SlewStart from the measurement, not from a stale 0.
+  claw::Pid<double, 1> pid;
+  auto s = pid.settings();
+  s.kp << 1.0;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  Eigen::Matrix<double, 1, 1> u, q(-1.0), zero(0.0), target(-1.0);
+  REQUIRE(pid.update(target, q, zero, u) == Status::Ok);  // fast path
+  CHECK(pid.next_step_is_first());
+  s.slew_rate << 1.0;
+  s.slew_start = claw::SlewStart::FromMeasurement;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.update(Eigen::Matrix<double, 1, 1>(5.0), q, zero, u) == Status::Ok);
+  CHECK(pid.slew_state()(0) == Approx(-1.0 + 1.0 * s.dt));  // ramps from q = -1, not from 0
+  CHECK_FALSE(pid.next_step_is_first());
 }
 
 TEST_CASE("fuzz finding: Pid::reset(q, u) refuses an integral that overflows, touching nothing", "[regression][pid]") {

@@ -161,6 +161,10 @@ void run(FuzzInput& in) {
       q(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
       v(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
     }
+    // The Pid's own account of a first step (it also starts afresh after fast-path steps) must
+    // include every one this harness knows of (construction, reset).
+    CLAW_FUZZ_CHECK(!first || pid.next_step_is_first(), "a step after reset is not a first step");
+    first = pid.next_step_is_first();
     const bool full = op % 2 == 0;
     const bool finite = claw_fuzz::finite(target) && claw_fuzz::finite(q) && claw_fuzz::finite(v) &&
                         (!full || (claw_fuzz::finite(target_velocity) && claw_fuzz::finite(feedforward)));

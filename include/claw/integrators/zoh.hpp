@@ -279,7 +279,10 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
     return w > Scalar(0) ? w : Scalar(0);
   }
   const Scalar exact_limit = (sizeof(Scalar) >= 8) ? Scalar(1e12) : Scalar(1e5);
-  if (!(r <= exact_limit)) return decel * dt * (std::sqrt(Scalar(2) * r) - Scalar(0.5));
+  // sqrt(2) sqrt(r), not sqrt(2 r): 2 r overflows for r above half the largest float, and an
+  // infinite root is no limit at all.
+  if (!(r <= exact_limit))
+    return decel * dt * (std::sqrt(Scalar(2)) * std::sqrt(r) - Scalar(0.5));
   Scalar n = std::floor((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5));
   if (n < Scalar(0)) n = Scalar(0);
   // sqrt rounding may put n one off: settle it against the exact condition (at most a step each).
@@ -287,7 +290,9 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
     n += Scalar(1);
   for (int i = 0; i < 4 && n > Scalar(0) && c * (n * (n + Scalar(1)) * Scalar(0.5)) > margin; ++i)
     n -= Scalar(1);
-  return (margin / dt + decel * dt * (n * (n + Scalar(1)) * Scalar(0.5))) / (n + Scalar(1));
+  // w = (margin/dt + decel dt n(n+1)/2) / (n+1), divided before the sum and margin by n + 1 before
+  // dt: margin / dt and the sum of two terms near the largest float overflow although w does not.
+  return margin / (n + Scalar(1)) / dt + (Scalar(0.5) * decel * dt) * n;
 }
 
 /// One joint of the viable mode (DESIGN.md 3.1). Velocity candidates, in priority order:
@@ -295,17 +300,21 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
 /// position bounds (max_stoppable_speed toward each bound); then [vmin, vmax]; and last, always,
 /// the speeds reachable within [amin, amax] this step. When these conflict (a non-viable state) the
 /// reachable limit wins, which is braking at the largest admissible deceleration.
-/// The stored acceleration is clip((v+ - v)/dt, amin, amax). A position that passes a bound by a
-/// rounding-sized amount (1024 ulp of |p| + |dt v+|, plus 2 dt denorm_min for a subnormal v+) from
-/// inside is clamped to it: at the edge of braking the stoppable-speed formula loses up to a few
-/// hundred ulp to cancellation (fuzzing measured 240).
+/// The stored acceleration is clip((v+ - v)/dt, amin, amax). The stoppable speeds are computed for
+/// the margin to each bound less 16 eps of it (rounding reserve). A position that passes a bound by a
+/// rounding-sized amount (1024 ulp of |p| + |dt v+|, plus (2 dt + 8) denorm_min for subnormals) from
+/// inside is clamped to it: p + dt v+ rounds relative to |p|, which may be far larger than the margin.
 template <typename Scalar>
 inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
                              Scalar dt) noexcept {
   const Scalar a_cmd = clip(a, b.a_min, b.a_max);
   const Scalar v0 = v;
-  const Scalar w_hi = max_stoppable_speed(b.p_max - p, -b.a_min, dt);
-  const Scalar w_lo = -max_stoppable_speed(p - b.p_min, b.a_max, dt);
+  // The braking plan keeps 16 eps of the margin in reserve: its speed is a few roundings off the
+  // exact one, and a plan that travels even one ulp of w dt too far leaves, steps later, a state
+  // whose remaining margin is far smaller than that ulp (no later clamp relative to |p| can hide it).
+  const Scalar reserve = Scalar(1) - Scalar(16) * std::numeric_limits<Scalar>::epsilon();
+  const Scalar w_hi = max_stoppable_speed((b.p_max - p) * reserve, -b.a_min, dt);
+  const Scalar w_lo = -max_stoppable_speed((p - b.p_min) * reserve, b.a_max, dt);
   Scalar v_new = clip(v0 + a_cmd * dt, w_lo, w_hi);
   v_new = clip(v_new, b.v_min, b.v_max);
   v_new = clip(v_new, v0 + b.a_min * dt, v0 + b.a_max * dt);
@@ -315,11 +324,13 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
   // p + dt v+ may pass a bound by a few ulp. Clamp such rounding-sized overshoots (only those: a
   // non-viable state's real overshoot is left as is).
   const Scalar p_new = p + dt * v_new;
-  // Plus dt times the smallest subnormal: for huge dt the speed limit margin / dt is subnormal,
-  // quantised in steps of denorm_min, so dt v+ may pass the margin by up to dt denorm_min.
+  // Plus (2 dt + 8) times the smallest subnormal: for huge dt the speed limit margin / dt is
+  // subnormal, quantised in steps of denorm_min, so dt v+ may pass the margin by up to dt
+  // denorm_min; and with subnormal bounds, speeds and accelerations every operation of the plan
+  // rounds by up to half a denorm_min, whatever dt (fuzzing measured 2 denorm_min at dt = 0.5).
   const Scalar rounding = Scalar(1024) * std::numeric_limits<Scalar>::epsilon() *
                               (std::fabs(p) + std::fabs(dt * v_new)) +
-                          Scalar(2) * dt * std::numeric_limits<Scalar>::denorm_min();
+                          (Scalar(2) * dt + Scalar(8)) * std::numeric_limits<Scalar>::denorm_min();
   if (p_new > b.p_max && p <= b.p_max && p_new - b.p_max <= rounding)
     p = b.p_max;
   else if (p_new < b.p_min && p >= b.p_min && b.p_min - p_new <= rounding)

@@ -71,14 +71,15 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen
 
 namespace detail {
 
-/// tsat v / vlim for tsat > 0, vlim > 0 (not +inf), v finite: (tsat v) / vlim, tsat (v / vlim) or
-/// (tsat / vlim) v, the first whose intermediate product or quotient is a finite normal number (or
-/// exactly 0); the last otherwise (then |w| overflows or underflows in every order).
+/// tsat v / vlim for tsat > 0, vlim > 0 (not +inf), v finite: 0 for v = 0, else (tsat v) / vlim,
+/// tsat (v / vlim) or (tsat / vlim) v, the first whose intermediate product or quotient is a finite
+/// normal number; the last otherwise (then |w| overflows or underflows in every order). A zero
+/// intermediate is an underflow here (all three factors are nonzero), not an exact answer.
 template <typename Scalar>
 inline Scalar detail_dc_motor_speed_term(Scalar tsat, Scalar v, Scalar vlim) noexcept {
+  if (v == Scalar(0)) return Scalar(0);
   const auto normal = [](Scalar x) {
-    return x == Scalar(0) ||
-           (std::fabs(x) >= std::numeric_limits<Scalar>::min() && std::isfinite(x));
+    return std::fabs(x) >= std::numeric_limits<Scalar>::min() && std::isfinite(x);
   };
   const Scalar product = tsat * v;
   if (normal(product)) return product / vlim;
@@ -106,23 +107,20 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
       const Scalar vlim = limits.no_load_speed.coeff(j);
       // Clipping vh at +-vlim (1 + tmax/tsat) is clipping both ends of the envelope to
       // [-tmax, tmax]: at vh = vlim (1 + tmax/tsat) the upper end is exactly -tmax (and the lower
-      // end tmax at the other edge). Written that way, nothing overflows: tmax / tsat and v / vlim
-      // may be huge or infinite (tiny tsat or vlim) and the ends then saturate at -+tmax.
-      const Scalar v_edge = vlim * (Scalar(1) + tmax / tsat);
-      const Scalar vh = std::isinf(vlim) ? Scalar(0) : clip(v, -v_edge, v_edge);
-      const Scalar ratio = std::isinf(vlim) ? Scalar(0) : vh / vlim;
+      // end tmax at the other edge). So the ends are formed at v itself and clipped to
+      // [-tmax, tmax]: beyond the edges the answer is then exactly -+tmax, where the edge speed,
+      // subnormal for a subnormal vlim, would have cost precision.
+      const Scalar ratio = std::isinf(vlim) ? Scalar(0) : v / vlim;
       const Scalar up = tsat * (Scalar(1) - ratio);
       const Scalar lo = tsat * (Scalar(-1) - ratio);
       if (std::isfinite(up) && std::isfinite(lo)) {
-        upper = (up < tmax) ? up : tmax;
-        lower = (lo > -tmax) ? lo : -tmax;
+        upper = clip(up, -tmax, tmax);
+        lower = clip(lo, -tmax, tmax);
         return;
       }
-      // Overflow (tmax / tsat or v / vlim past the largest float, from a tiny tsat or vlim):
-      // clipping vh at the edges is clipping both ends to [-tmax, tmax] (at vh = v_edge the
-      // upper end is exactly -tmax), and w = tsat v / vlim is formed in an order whose
-      // intermediate is a finite normal number where one is (full precision), so it overflows
-      // only when w itself does.
+      // Overflow (v / vlim past the largest float, from a tiny vlim): w = tsat v / vlim is formed
+      // in an order whose intermediate is a finite normal number where one is (full precision),
+      // so it overflows only when w itself does, and the ends then saturate at -+tmax.
       const Scalar w = detail_dc_motor_speed_term(tsat, v, vlim);
       upper = clip(tsat - w, -tmax, tmax);
       lower = clip(-tsat - w, -tmax, tmax);

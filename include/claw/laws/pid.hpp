@@ -232,6 +232,10 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
 ///   u   = c + ff + kp e + I + kd d;   out = clip(u) to the effort limits at v.
 /// I is kept in effort units, so set_gains() is bumpless. Hot calls are noexcept and allocate
 /// nothing; NaN/Inf inputs return NonFiniteInput with state and outputs untouched.
+/// The common configuration (derivative on the velocity error, no slew, wrap, filter or input
+/// ranges, anti-windup None / IntegralClamp / ITermClamp, no DcMotor limits) runs a fast path that
+/// keeps no error, measurement or slew history: when configure() later turns on an option that
+/// needs one, the next step is a first step, as after reset() (next_step_is_first()).
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class Pid {
  public:
@@ -358,6 +362,9 @@ class Pid {
     integral_.coeffRef(j) = value;
     return Status::Ok;
   }
+  /// True when the next update is a first step: no derivative history, slew state taken per
+  /// SlewStart (after construction, reset(), or steps on the fast path; see the class comment).
+  bool next_step_is_first() const noexcept { return first_ || !history_valid_; }
   /// Slew limiter state s (the last limited setpoint) per joint.
   const VectorType& slew_state() const noexcept { return slew_state_; }
   const Settings& settings() const noexcept { return settings_; }
