@@ -406,3 +406,23 @@ TEST_CASE("fuzz finding: QpSolver refuses a subnormal Hessian (it said Ok with x
   q << 6.88752208e-41f;  // positive, subnormal: the Cholesky test accepted it and x became inf
   REQUIRE(qp.set_hessian(q) == Status::InvalidProblem);  // now: a pivot below the smallest normal
 }
+
+TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight infeasibility tolerance)", "[regression][qp]") {
+  // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: the solve put x_0
+  // one ulp off -1, which that tolerance counts as a violation. Bounds in W are now set exactly.
+  claw::QpSolver<double, 3, 0> qp;
+  Eigen::Matrix3d q;
+  q << 3.55084, 2.74218, 2.74218, 2.74218, 4.0, 3.0, 2.74218, 3.0, 4.0;
+  claw::QpSettings<double> settings;
+  settings.feasibility_tolerance = 0.0;
+  settings.infeasibility_tolerance = 5.6e-56;
+  REQUIRE(qp.set_settings(settings) == Status::Ok);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  const Eigen::Vector3d g(-1.0, -1.0, -1.0), bound(-1.0, -1.0, -1.0);
+  const auto& r = qp.solve(g, bound, bound);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.x == bound);
+  CHECK(r.residuals.primal == 0.0);
+  // Multipliers from stationarity: Q x + g = y (bounds only).
+  CHECK((q * r.x + g - r.bound_multipliers).cwiseAbs().maxCoeff() <= 1e-12);
+}

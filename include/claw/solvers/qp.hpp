@@ -659,6 +659,12 @@ class QpSolver {
     if (q < n_) x_.noalias() -= j_.rightCols(n_ - q) * work_.tail(n_ - q);
     for (Index j = 0; j < q; ++j) work2_.coeffRef(j) += work_.coeff(j);
     solve_r(work2_, u_);
+    // A simple bound in W holds exactly: its coordinate is the bound, not the solve's rounding of
+    // it (which a tight infeasibility_tolerance would count as a violation).
+    for (Index k = 0; k < q; ++k) {
+      const Index c = w_index_.coeff(k);
+      if (c < n_) x_.coeffRef(c) = w_sign_.coeff(k) > 0 ? lb_.coeff(c) : ub_.coeff(c);
+    }
   }
 
   /// tolerance (1 + ||x||_inf).
