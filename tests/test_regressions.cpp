@@ -426,3 +426,50 @@ TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight
   // Multipliers from stationarity: Q x + g = y (bounds only).
   CHECK((q * r.x + g - r.bound_multipliers).cwiseAbs().maxCoeff() <= 1e-12);
 }
+
+TEST_CASE("fuzz finding: a dependent row violated on its other side after the refresh is not set aside", "[regression][qp]") {
+  // float, g_0 = 1.26e33: the steps drifted so far that the row, picked as violated below lbA, was
+  // at the fresh point violated above ubA by 5619; it was set aside as rounding and the solve said Ok
+  // there. Now the most violated constraint is picked again at the fresh point.
+  claw::QpSolver<float, 2, 1> qp;
+  Eigen::Matrix2f q;
+  q << 1.2928884029388428f, 0.20718637108802795f, 0.20718637108802795f, 1.1465616226196289f;
+  Eigen::Matrix<float, 1, 2> a;
+  a << -1.0f, -6.4846267700195312f;
+  const Eigen::Vector2f g(1.2635520128719129e+33f, 9.5684742973389803e-07f);
+  const Eigen::Vector2f lb(-5619.134765625f, -0.0049118818715214729f);
+  const Eigen::Vector2f ub(1.7299029542089867e-41f, 1.7299029542089867e-41f);
+  const Eigen::Matrix<float, 1, 1> lba(0.42308688163757324f), uba(0.5f);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, lba, uba);
+  REQUIRE(r.status == Status::Ok);
+  // The minimiser: x_1 at its upper bound (~0), x_0 as low as the row allows: -x_0 - 6.48 x_1 = 0.5.
+  CHECK(r.x(0) == Approx(-0.5f).margin(1e-6));
+  CHECK(r.x(1) == ub(1));
+  const float row = a.row(0).dot(r.x);
+  CHECK(row <= 0.5f + 1e-6f);
+  CHECK(row >= lba(0));
+  CHECK(r.residuals.primal <= 1e-6f);
+}
+
+TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only at the warm start", "[regression][qp]") {
+  // A zero row made an equality 0 = -1 (infeasible). The warm start began at x = lb = -5e11, where
+  // the threshold itol (1 + ||x||) was 5e7 and the miss of 1 passed; the solve then moved to
+  // x = -2/3 and said Ok. The check is now repeated at the answer.
+  claw::QpSolver<float, claw::Dynamic, claw::Dynamic, 8, 8> qp(1, 1);
+  const Eigen::Matrix<float, 1, 1> q(0.75f), a(-0.0f), g(0.5f);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& first = qp.solve(g, Eigen::Matrix<float, 1, 1>(0.42629134654998779f), Eigen::Matrix<float, 1, 1>(0.5f),
+                               Eigen::Matrix<float, 1, 1>(4.2745101382024586e-05f), Eigen::Matrix<float, 1, 1>(0.5f));
+  REQUIRE(first.status == Status::Ok);  // the zero row misses [4.3e-5, 0.5] by less than itol (1 + ||x||)
+  const auto guess = first.active_set;
+  const auto& r = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f), Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
+                           Eigen::Matrix<float, 1, 1>(-1.0f), Eigen::Matrix<float, 1, 1>(-1.0f), guess);
+  CHECK(r.status == Status::Infeasible);
+  // Cold, the same problem was already Infeasible.
+  const auto& cold = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f), Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
+                              Eigen::Matrix<float, 1, 1>(-1.0f), Eigen::Matrix<float, 1, 1>(-1.0f));
+  CHECK(cold.status == Status::Infeasible);
+}

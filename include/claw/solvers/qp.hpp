@@ -673,6 +673,19 @@ class QpSolver {
     return tolerance * (Scalar(1) + x_norm);
   }
 
+  /// Equalities left out of W as dependent must hold at x (they are implied by W's equalities,
+  /// or constant for a zero row): true when one misses by more than the infeasibility threshold.
+  /// Needs ax_ current.
+  bool held_out_equality_violated() const noexcept {
+    const Scalar tol = threshold(settings_.infeasibility_tolerance);
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c)
+      if (is_equality(c) && in_w_.coeff(c) == 0 &&
+          std::fabs(value(c) - lower(c)) * inv_norm(c) > tol)
+        return true;
+    return false;
+  }
+
   /// Constraints set aside at a degenerate vertex (in_w_ == 2) come back once W changes.
   void restore_set_aside() noexcept {
     if (set_aside_ == 0) return;
@@ -692,15 +705,7 @@ class QpSolver {
     const int cap = settings_.max_iterations;
     compute_primal_dual();
     update_ax();
-    // Equalities left out of W as dependent must hold at x (they are implied by W's equalities).
-    const Index total = n_ + m_;
-    {
-      const Scalar tol = threshold(settings_.infeasibility_tolerance);
-      for (Index c = 0; c < total; ++c)
-        if (is_equality(c) && in_w_.coeff(c) == 0 &&
-            std::fabs(value(c) - lower(c)) * inv_norm(c) > tol)
-          return Status::Infeasible;
-    }
+    if (held_out_equality_violated()) return Status::Infeasible;
     // Warm start: restore dual feasibility by dropping the most negative inequality multiplier.
     for (;;) {
       Index worst = -1;
@@ -745,7 +750,9 @@ class QpSolver {
       for (Index i = 0; i < m_; ++i)
         consider(n_ + i, lba_.coeff(i), uba_.coeff(i), ax_.coeff(i), inv_norm_.coeff(i));
       if (p < 0) {
-        if (fresh) return Status::Ok;
+        // Checked again at the answer: the tolerance scales with ||x||, and a warm start may have
+        // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
+        if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well.
         compute_primal_dual();
@@ -787,6 +794,9 @@ class QpSolver {
             update_ax();
             fresh = true;
             s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
+            // The drift may have been all of it: at the fresh point p holds on this side (it may
+            // be violated on the other one). Choose the most violated constraint again.
+            if (!(s < Scalar(0))) break;
           }
           if (-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance))
             return Status::Infeasible;
