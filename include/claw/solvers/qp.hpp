@@ -438,7 +438,7 @@ class QpSolver {
 
     int iterations = 0;
     const Status status = iterate(iterations);
-    restore_set_aside();
+    clear_set_aside();
     result_.iterations = iterations;
     write_active_set();
     // A solution that overflowed (finite data of extreme range) is not an answer.
@@ -673,17 +673,28 @@ class QpSolver {
     return tolerance * (Scalar(1) + x_norm);
   }
 
-  /// Equalities left out of W as dependent must hold at x (they are implied by W's equalities,
-  /// or constant for a zero row): true when one misses by more than the infeasibility threshold.
-  /// Needs ax_ current.
+  /// Equalities left out of W as dependent, and constraints set aside as implied by W's
+  /// equalities (in_w_ 3), must hold at x (implied by W's equalities, or constant for a zero
+  /// row): true when one misses by more than the infeasibility threshold. Needs ax_ current.
   bool held_out_equality_violated() const noexcept {
     const Scalar tol = threshold(settings_.infeasibility_tolerance);
     const Index total = n_ + m_;
-    for (Index c = 0; c < total; ++c)
-      if (is_equality(c) && in_w_.coeff(c) == 0 &&
-          std::fabs(value(c) - lower(c)) * inv_norm(c) > tol)
-        return true;
+    for (Index c = 0; c < total; ++c) {
+      const bool held_out = is_equality(c) ? in_w_.coeff(c) == 0 : in_w_.coeff(c) == 3;
+      if (!held_out) continue;
+      const Scalar v = value(c);
+      const Scalar miss = v < lower(c) ? lower(c) - v : (v > upper(c) ? v - upper(c) : Scalar(0));
+      if (miss * inv_norm(c) > tol) return true;
+    }
     return false;
+  }
+
+  /// Ends a solve: constraints set aside (2, 3) are outside W again.
+  void clear_set_aside() noexcept {
+    const Index total = n_ + m_;
+    for (Index c = 0; c < total; ++c)
+      if (in_w_.coeff(c) >= 2) in_w_.coeffRef(c) = 0;
+    set_aside_ = 0;
   }
 
   /// Constraints set aside at a degenerate vertex (in_w_ == 2) come back once W changes.
@@ -801,13 +812,21 @@ class QpSolver {
           if (-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance))
             return Status::Infeasible;
           // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
+          Scalar r_largest = Scalar(0), r_inequalities = Scalar(0);
           for (Index k = 0; k < q_size_; ++k) {
+            const Scalar rk = std::fabs(work2_.coeff(k));
+            r_largest = rk > r_largest ? rk : r_largest;
+            if (w_equality_.coeff(k) == 0) r_inequalities = rk > r_inequalities ? rk : r_inequalities;
             Scalar uk = u_.coeff(k) + u_p * work2_.coeff(k);
             if (w_equality_.coeff(k) == 0 && uk < Scalar(0)) uk = Scalar(0);
             u_.coeffRef(k) = uk;
           }
-          in_w_.coeffRef(p) = 2;
-          ++set_aside_;
+          // A normal in the span of W's equalities alone stays dependent while they are in W,
+          // that is for the rest of the solve: set aside for good (3), checked at the answer.
+          // Brought back with every change of W instead, it cycled: added, dropped, set aside.
+          const bool implied = !(r_inequalities > settings_.dependence_tolerance * r_largest);
+          in_w_.coeffRef(p) = implied ? 3 : 2;
+          if (!implied) ++set_aside_;
           break;
         }
         if (iterations >= cap) return Status::MaxIterations;
@@ -941,7 +960,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_equality_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
   Index q_size_ = 0;
-  Index set_aside_ = 0;  // constraints with in_w_ == 2
+  Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
   bool has_hessian_ = false;
   bool has_constraints_ = false;
   bool factor_valid_ = false;
