@@ -104,13 +104,16 @@ TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no
   // deceleration of denorm_min is 2.9e-17, not inf (the joint jumped to p = 1e18).
   const float decel = std::numeric_limits<float>::denorm_min();
   const float w = claw::detail::max_stoppable_speed(297340567552.0f, decel, 1e9f);
-  CHECK(w == Approx(std::sqrt(2.0 * 297340567552.0 * double(decel))).epsilon(1e-6));
+  const double reserve_f = 1.0 - 16.0 * double(std::numeric_limits<float>::epsilon());
+  CHECK(w == Approx(std::sqrt(2.0 * 297340567552.0 * reserve_f * double(decel))).epsilon(1e-6));
   // (b) double, margin and decel dt near the largest double: margin/dt + decel dt n(n+1)/2
   // overflowed before the division by n + 1.
   const double w2 = claw::detail::max_stoppable_speed(5.2476777539730793e+307, kMax, 0.5);
   REQUIRE(std::isfinite(w2));
-  // n = 1: w = margin / (2 dt) + decel dt / 2, and two steps travel dt (2 w - decel dt) = margin.
-  CHECK(w2 == Approx(5.2476777539730793e+307 + 0.25 * kMax).epsilon(1e-15));
+  // n = 1: w = margin' / (2 dt) + decel dt / 2 with margin' = margin (1 - 16 eps), the rounding
+  // reserve, and two steps travel dt (2 w - decel dt) = margin'.
+  const double reserve = 1.0 - 16.0 * std::numeric_limits<double>::epsilon();
+  CHECK(w2 == Approx(5.2476777539730793e+307 * reserve + 0.25 * kMax).epsilon(1e-15));
   // (c) float, margin / dt = 4.6e38 overflowed before the division by n + 1 = 3: the limit was
   // inf and the joint, braking at -max from p = 1.96e38, was let through at -max and ran past 0.
   const float fmax = std::numeric_limits<float>::max();
@@ -357,9 +360,11 @@ TEST_CASE("fuzz finding: IntegralClamp with ki = 0 and integral_max = inf is no 
   }
 }
 
-TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt is refused (the discrete update diverges)", "[regression][pid]") {
+TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discrete update diverged)", "[regression][pid]") {
   // In saturation I+ - I* = (1 - h/Tt)(I - I*): with h/Tt = 4 the integral grew x3 per step until it
-  // overflowed. configure and set_gains now refuse h >= 2 Tt (explicit Tt or the default one).
+  // overflowed. For h >= 2 Tt (explicit or default Tt) the law now uses Tt = h: deadbeat, the
+  // integral reaches its fixed point in one step. Below that, h/Tt is kept (control_toolbox's
+  // defaults can give h/Tt = 1.6).
   claw::Pid<double, 1> pid;
   auto s = pid.settings();
   s.kp << 1.0;
@@ -369,24 +374,25 @@ TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt is refused (the discret
   s.limits.kind = claw::EffortLimitKind::Bounds;
   s.limits.lower << -1.0;
   s.limits.upper << 1.0;
-  s.tracking_time << 0.0025;  // h/Tt = 4
-  CHECK(pid.configure(s) == Status::InvalidParameter);
-  s.tracking_time << 0.005;  // h/Tt = 2: marginal, refused
-  CHECK(pid.configure(s) == Status::InvalidParameter);
-  s.tracking_time << 0.0;  // default kp/ki = 1 s
-  REQUIRE(pid.configure(s) == Status::Ok);
-  // Gains whose default Tt = kp/ki = 0.001 s < h/2 are refused and the old ones kept.
-  CHECK(pid.set_gains(Eigen::Matrix<double, 1, 1>(0.001), Eigen::Matrix<double, 1, 1>(1.0),
-                      Eigen::Matrix<double, 1, 1>(0.0)) == Status::InvalidParameter);
-  CHECK(pid.settings().kp(0) == 1.0);
-  // Just inside the limit (h/Tt = 1.6, as control_toolbox's own defaults can give) the integral
-  // converges to its fixed point with an alternating error, saturated every step.
+  const double e = 10.0;
+  Eigen::Matrix<double, 1, 1> u;
+  for (double tt : {0.0025, 0.005}) {  // h/Tt = 4 and exactly 2
+    s.tracking_time << tt;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    REQUIRE(pid.set_integral_term(Eigen::Matrix<double, 1, 1>(100.0)) == Status::Ok);
+    // Backward Euler: u = kp e + I + h ki e; with Tt = h the fixed point is I* = L - kp e.
+    const double fixed_point = 1.0 - e;
+    for (int k = 0; k < 5; ++k) {
+      REQUIRE(pid.update(Eigen::Matrix<double, 1, 1>(e), Eigen::Matrix<double, 1, 1>(0.0),
+                         Eigen::Matrix<double, 1, 1>(0.0), u) == Status::Ok);
+      CHECK(u(0) == 1.0);
+      CHECK(pid.integral_term()(0) == Approx(fixed_point).margin(1e-12));
+    }
+  }
+  // Just inside the limit (h/Tt = 1.6) the integral converges with an alternating error.
   s.tracking_time << 0.00625;
   REQUIRE(pid.configure(s) == Status::Ok);
-  // Backward Euler (the default): u = kp e + I + h ki e, so in saturation at L = 1 the fixed point is
-  // I* = L - kp e + Tt ki e - h ki e, where u - L = Tt ki e = 0.0625: a start 0.05 away stays saturated.
-  Eigen::Matrix<double, 1, 1> u;
-  const double e = 10.0, fixed_point = 1.0 - 10.0 + 0.00625 * e - 0.01 * e;
+  const double fixed_point = 1.0 - e + 0.00625 * e - 0.01 * e;  // L - kp e + Tt ki e - h ki e
   REQUIRE(pid.set_integral_term(Eigen::Matrix<double, 1, 1>(fixed_point + 0.05)) == Status::Ok);
   double previous_distance = 0.05;
   for (int k = 0; k < 40; ++k) {

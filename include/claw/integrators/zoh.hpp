@@ -259,11 +259,16 @@ inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointSt
 /// margin <= 0 (at or past the bound) gives margin / dt: the speed that reaches the bound in one step.
 /// For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w/(decel dt),
 /// whose root w = decel dt (sqrt(2 margin / c) - 1/2) is safe and within half a step of exact.
+/// Computed for margin (1 - 16 eps): a rounding reserve (see the body).
 template <typename Scalar>
 inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexcept {
   if (!(margin > Scalar(0))) return margin / dt;
   if (std::isinf(margin)) return margin;
   if (std::isinf(decel)) return margin / dt;
+  // The plan keeps 16 eps of the margin in reserve: its speed is a few roundings off the exact
+  // one, and a plan that travels even one ulp of w dt too far leaves, steps later, a state whose
+  // remaining margin is far smaller than that ulp (no later clamp relative to |p| can hide it).
+  margin *= Scalar(1) - Scalar(16) * std::numeric_limits<Scalar>::epsilon();
   const Scalar c = decel * dt * dt;
   // c past the largest float: margin / c < 1, so n = 0 and w = margin / dt (the formula below
   // would form inf * 0 = NaN, and a NaN limit lets every speed through).
@@ -309,12 +314,8 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
                              Scalar dt) noexcept {
   const Scalar a_cmd = clip(a, b.a_min, b.a_max);
   const Scalar v0 = v;
-  // The braking plan keeps 16 eps of the margin in reserve: its speed is a few roundings off the
-  // exact one, and a plan that travels even one ulp of w dt too far leaves, steps later, a state
-  // whose remaining margin is far smaller than that ulp (no later clamp relative to |p| can hide it).
-  const Scalar reserve = Scalar(1) - Scalar(16) * std::numeric_limits<Scalar>::epsilon();
-  const Scalar w_hi = max_stoppable_speed((b.p_max - p) * reserve, -b.a_min, dt);
-  const Scalar w_lo = -max_stoppable_speed((p - b.p_min) * reserve, b.a_max, dt);
+  const Scalar w_hi = max_stoppable_speed(b.p_max - p, -b.a_min, dt);
+  const Scalar w_lo = -max_stoppable_speed(p - b.p_min, b.a_max, dt);
   Scalar v_new = clip(v0 + a_cmd * dt, w_lo, w_hi);
   v_new = clip(v_new, b.v_min, b.v_max);
   v_new = clip(v_new, v0 + b.a_min * dt, v0 + b.a_max * dt);

@@ -59,7 +59,8 @@ struct PidSettings {
   VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
   VectorType iterm_min = constant(-infinity<Scalar>());    ///< ITermClamp lower bound [effort]
   VectorType iterm_max = constant(infinity<Scalar>());     ///< ITermClamp upper bound [effort]
-  /// BackCalculation tracking time Tt [s]; 0 picks default_tracking_time(kp, ki, kd).
+  /// BackCalculation tracking time Tt [s]; 0 picks default_tracking_time(kp, ki, kd). A Tt with
+  /// h >= 2 Tt (given or default) is replaced by h: the discrete update would diverge.
   VectorType tracking_time = constant(Scalar(0));
   /// Proportional on measurement (Arduino P_ON_M): no kp e in u; instead I -= kp (q - q_prev).
   bool proportional_on_measurement = false;
@@ -98,10 +99,7 @@ struct PidSettings {
   /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
   /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
   /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not finite and > 0;
-  /// limits invalid (validate_effort_limits); BackCalculation with h >= 2 Tt for the effective Tt
-  /// (the given one, or default_tracking_time(kp, ki, kd) when 0): in saturation the discrete
-  /// update scales the distance to its fixed point by 1 - h/Tt, which diverges from h/Tt = 2 on.
-  /// Set Tt explicitly when the gains make the default too small.
+  /// limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
     for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
                                 &iterm_min, &iterm_max, &tracking_time, &slew_rate, &wrap_period,
@@ -124,18 +122,8 @@ struct PidSettings {
           !(target_velocity_min.coeff(j) <= target_velocity_max.coeff(j)) ||
           !(feedforward_min.coeff(j) <= feedforward_max.coeff(j)))
         return Status::InvalidParameter;
-      if (anti_windup == AntiWindup::BackCalculation &&
-          !back_calculation_stable(kp.coeff(j), ki.coeff(j), kd.coeff(j), tracking_time.coeff(j)))
-        return Status::InvalidParameter;
     }
     return validate_effort_limits(limits, n);
-  }
-
-  /// True when the BackCalculation update with gains (kp, ki, kd) and tracking time tt (0: the
-  /// default) is stable at this dt: h < 2 Tt.
-  bool back_calculation_stable(Scalar kp_j, Scalar ki_j, Scalar kd_j, Scalar tt) const noexcept {
-    const Scalar effective = tt > Scalar(0) ? tt : default_tracking_time(kp_j, ki_j, kd_j);
-    return dt < Scalar(2) * effective;
   }
 };
 
@@ -284,11 +272,6 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
         if (!std::isfinite(g) || g < Scalar(0)) return Status::InvalidParameter;
-    if (settings_.anti_windup == AntiWindup::BackCalculation)
-      for (Eigen::Index j = 0; j < size(); ++j)
-        if (!settings_.back_calculation_stable(kp.coeff(j), ki.coeff(j), kd.coeff(j),
-                                               settings_.tracking_time.coeff(j)))
-          return Status::InvalidParameter;
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;
@@ -373,10 +356,14 @@ class Pid {
   void refresh_derived() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
-      tracking_time_.coeffRef(j) =
-          tt > Scalar(0) ? tt
-                         : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
-                                                 settings_.kd.coeff(j));
+      Scalar effective = tt > Scalar(0) ? tt
+                                        : default_tracking_time(settings_.kp.coeff(j),
+                                                                settings_.ki.coeff(j),
+                                                                settings_.kd.coeff(j));
+      // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
+      // diverges from h/Tt = 2 on: there Tt = h is used (the integral lands on the edge at once).
+      if (!(settings_.dt < effective + effective)) effective = settings_.dt;
+      tracking_time_.coeffRef(j) = effective;
     }
     has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
     has_slew_ = has_wrap_ = has_filter_ = false;
@@ -404,7 +391,8 @@ class Pid {
       if (aw == AntiWindup::IntegralClamp) {
         // |I| <= ki integral_max; integral_max = +inf is no clamp, also for ki = 0 (0 inf).
         const Scalar z_max = settings_.integral_max.coeff(j);
-        hi = std::isinf(z_max) ? z_max : settings_.ki.coeff(j) * z_max;
+        hi = settings_.ki.coeff(j) * z_max;
+        if (std::isnan(hi)) hi = z_max;  // 0 * inf: no clamp
         lo = -hi;
       } else if (aw == AntiWindup::ITermClamp) {
         lo = settings_.iterm_min.coeff(j);
