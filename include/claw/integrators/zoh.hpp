@@ -259,7 +259,8 @@ inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointSt
 /// margin <= 0 (at or past the bound) gives margin / dt: the speed that reaches the bound in one step.
 /// For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w/(decel dt),
 /// whose root w = decel dt (sqrt(2 margin / c) - 1/2) is safe and within half a step of exact.
-/// Computed for margin (1 - 16 eps): a rounding reserve (see the body).
+/// With a finite deceleration it is computed for margin (1 - 16 eps): a rounding reserve (see the
+/// body); an infinite one stops at once, w = margin / dt.
 template <typename Scalar>
 inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexcept {
   if (!(margin > Scalar(0))) return margin / dt;

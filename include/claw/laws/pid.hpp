@@ -501,11 +501,8 @@ class Pid {
       }
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       Scalar advanced = integral + ki * (e_integrated * h) + pom;
-      if (s.anti_windup == AntiWindup::IntegralClamp) {
+      if (s.anti_windup == AntiWindup::IntegralClamp || s.anti_windup == AntiWindup::ITermClamp)
         advanced = clip(advanced, integral_lower_.coeff(j), integral_upper_.coeff(j));
-      } else if (s.anti_windup == AntiWindup::ITermClamp) {
-        advanced = clip(advanced, s.iterm_min.coeff(j), s.iterm_max.coeff(j));
-      }
       const bool backward = s.integral_rule == IntegralRule::BackwardEuler;
       Scalar used = backward ? advanced : integral;
 
@@ -589,7 +586,7 @@ class Pid {
   VectorType previous_measurement_;
   VectorType slew_state_;
   VectorType filtered_derivative_;
-  VectorType integral_lower_;  // simple path: the anti-windup clamp of I [effort], or -inf
+  VectorType integral_lower_;  // the IntegralClamp / ITermClamp bounds of I [effort], or -+inf
   VectorType integral_upper_;
   VectorType effort_lower_;    // simple path: the Bounds limits, or -+inf
   VectorType effort_upper_;
