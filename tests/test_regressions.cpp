@@ -102,10 +102,15 @@ TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float
 TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no limit)", "[regression][zoh]") {
   // (a) float, r = margin / c = 2.1e38: sqrt(2 r) overflowed; the speed limit toward p_max with a
   // deceleration of denorm_min is 2.9e-17, not inf (the joint jumped to p = 1e18).
+  // The long-horizon speed sqrt(2 margin decel) = 2.9e-17 is no limit either: braking 1.4e-36 per
+  // step from there rounds to no braking at all. The limit is u (1 - eps u / (2 s)) with
+  // u = s / eps (at most half of each brake step lost to rounding), s = decel dt.
   const float decel = std::numeric_limits<float>::denorm_min();
   const float w = claw::detail::max_stoppable_speed(297340567552.0f, decel, 1e9f);
-  const double reserve_f = 1.0 - 16.0 * double(std::numeric_limits<float>::epsilon());
-  CHECK(w == Approx(std::sqrt(2.0 * 297340567552.0 * reserve_f * double(decel))).epsilon(1e-6));
+  const float s_f = decel * 1e9f;
+  const float eps_f = std::numeric_limits<float>::epsilon();
+  CHECK(w == Approx(0.5 * double(s_f) / double(eps_f)).epsilon(1e-6));
+  CHECK(double(w) < std::sqrt(2.0 * 297340567552.0 * double(decel)));
   // (b) double, margin and decel dt near the largest double: margin/dt + decel dt n(n+1)/2
   // overflowed before the division by n + 1.
   const double w2 = claw::detail::max_stoppable_speed(5.2476777539730793e+307, kMax, 0.5);
@@ -139,6 +144,75 @@ TEST_CASE("fuzz finding: viable ZOH with subnormal bounds stays inside (rounding
   REQUIRE(claw::integrate_zoh(s, lower, upper, 0.5, ZohMode::Viable) == Status::Ok);
   CHECK(s(0) >= lower(0));  // passed it by 2 denorm_min
   CHECK(s(0) <= upper(0));
+}
+
+TEST_CASE("fuzz finding: viable ZOH with a subnormal deceleration brakes as the step rounds", "[regression][zoh]") {
+  // float, amin = -denorm_min, p near a subnormal p_max, pushed toward it from rest.
+  // (a) dt = 985: decel dt^2 is subnormal, so the long-horizon root sqrt(2 margin decel) - decel dt / 2
+  // is used; (decel / 2) rounded to 0, the half step was lost and the speed limit 1.4e-43 let the
+  // joint travel 1.3e-40 past a margin of 6.6e-42.
+  // (b) dt = 6.16: the brake step amin dt rounds to -6 denorm_min, the plan counted on 6.16; 2.6% less
+  // braking per step carried the joint 1.4e-40 past p_max after 14 steps. The plan now uses
+  // s = fl(decel dt), the brake the step applies.
+  using StateF = claw::StateMatrix<float, 1>;
+  StateF lower, upper;
+  lower << -0x1.81c8p-136f, -0x1.81c8p-136f, -0x1p-149f;
+  upper << 0x1.81c8p-136f, 0x1.81c8p-136f, 0x1.6849b8p-47f;
+  for (const float dt : {0x1.ec85e8p+9f, 0x1.8a0a0cp+2f}) {
+    INFO("dt " << dt);
+    StateF s;
+    s << 0x1.db1p-137f, 0.0f, 0.5f;
+    const float margin = upper(0) - s(0);
+    const float w = claw::detail::max_stoppable_speed(margin, -lower(2), dt);
+    CHECK(double(dt) * double(w) <= double(margin));  // one step at w stays inside
+    for (int k = 0; k < 40; ++k) {
+      REQUIRE(claw::integrate_zoh(s, lower, upper, dt, ZohMode::Viable) == Status::Ok);
+      REQUIRE(s(0) <= upper(0));
+      REQUIRE(s(0) >= lower(0));
+      s(2) = 0.5f;  // keep pushing toward the upper bound
+    }
+  }
+}
+
+TEST_CASE("fuzz finding: viable ZOH stoppable speed for a margin above half the largest double", "[regression][zoh]") {
+  // (a) p = -0.72 max, p_max ~ 0, braking at 1.3e-117: r = margin / c overflows, and the long-horizon
+  // root took sqrt(2 margin) = sqrt(inf): no speed limit, the joint ran past p_max in five steps.
+  State1 lower = column(-kMax, -kMax, -0x1.35c74389e58b6p-389);
+  State1 upper = column(0x1.8e4a5a3e4dccp-464, kMax, kMax);
+  State1 s = column(-0x1.6e696e696e696p+1023, 0.0, kMax / 4);
+  // The finite answer is the rounding-limited one, s / (2 eps) with s = decel dt (braking 6.6e-118 per
+  // step from the long-horizon speed 5e95 would round to no braking at all).
+  const double w = claw::detail::max_stoppable_speed(upper(0) - s(0), -lower(2), 0.5);
+  REQUIRE(std::isfinite(w));
+  const double s_d = -lower(2) * 0.5;
+  CHECK(w == Approx(0.5 * s_d / std::numeric_limits<double>::epsilon()).epsilon(1e-12));
+  for (int k = 0; k < 24; ++k) {
+    REQUIRE(claw::integrate_zoh(s, lower, upper, 0.5, ZohMode::Viable) == Status::Ok);
+    REQUIRE(s(0) <= upper(0));
+    s(2) = kMax / 4;  // keep pushing toward the upper bound
+  }
+  // (b) p = max, p_min ~ 0, amax = 0.5: sqrt(2 margin) was inf again; commanded -max, the joint
+  // passed p_min two steps later.
+  State1 lower2 = column(-0x1p-52, -kMax, -kMax);
+  State1 upper2 = column(kMax, kMax, 0.5);
+  State1 s2 = column(kMax, 0.0, -kMax);
+  for (int k = 0; k < 24; ++k) {
+    REQUIRE(claw::integrate_zoh(s2, lower2, upper2, 0.5, ZohMode::Viable) == Status::Ok);
+    REQUIRE(s2(0) >= lower2(0));
+    s2(2) = -kMax;
+  }
+  // (c) finite bounds more than the largest double apart: p_max - p is inf, which meant no limit;
+  // the largest double is the margin instead. With a deceleration of 1e-100 the stoppable speed is
+  // about 1e104, and the joint commanded at +max must still stop before p_max.
+  State1 lower3 = column(-0.9 * kMax, -kMax, -1e-100);
+  State1 upper3 = column(0.9 * kMax, kMax, kMax);
+  State1 s3 = column(-0.9 * kMax, 0.0, kMax);
+  for (int k = 0; k < 24; ++k) {
+    REQUIRE(claw::integrate_zoh(s3, lower3, upper3, 1.0, ZohMode::Viable) == Status::Ok);
+    REQUIRE(s3(0) <= upper3(0));
+    REQUIRE(s3(1) <= 1e105);  // was max: the plan had no speed limit
+    s3(2) = kMax;
+  }
 }
 
 TEST_CASE("fuzz finding: PdController holds a joint whose command state overflows", "[regression][pd]") {

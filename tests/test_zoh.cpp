@@ -317,6 +317,47 @@ TEST_CASE("integrate_zoh allocates nothing", "[zoh][allocation]") {
   }
 }
 
+TEST_CASE("max_stoppable_speed: the rounded brake stops within the margin (float, wide ranges)", "[zoh][property]") {
+  // Braking as the viable step does it in float: s = fl(decel dt) per step, v <- fl(v - s), each step
+  // moving dt v (summed in double). From the returned speed the travel must stay within the
+  // margin, for margins, decelerations and dt over 60 decades, subnormal and huge included.
+  std::mt19937 rng(20261130);
+  std::uniform_real_distribution<double> exponent(-44.0, 37.0), dt_exponent(-8.0, 4.0);
+  int simulated = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const float margin = float(std::pow(10.0, exponent(rng)));
+    const float decel = float(std::pow(10.0, exponent(rng)));
+    const float dt = float(std::pow(10.0, dt_exponent(rng)));
+    if (!(margin > 0.0f) || !(decel > 0.0f) || !std::isfinite(margin) || !std::isfinite(decel)) continue;
+    const float w = claw::detail::max_stoppable_speed(margin, decel, dt);
+    INFO("margin " << margin << " decel " << decel << " dt " << dt << " w " << w);
+    REQUIRE(w >= 0.0f);
+    REQUIRE(std::isfinite(w));
+    const float s = decel * dt;
+    double travel = double(dt) * double(w);
+    float v = w;
+    long steps = 0;
+    while (v > 0.0f && steps < 2000000) {
+      v = v - s;
+      if (v > 0.0f) travel += double(dt) * double(v);
+      ++steps;
+    }
+    if (steps >= 2000000) continue;  // too long to simulate here
+    ++simulated;
+    // A subnormal w or margin is quantised in denorm_min steps: the quotient margin / dt may round
+    // up by half a denorm_min (of speed, or of the travel dt w), carried into every braking step
+    // (the step's position clamp absorbs (2 dt + 8) denorm_min, and the next step plans from the
+    // real margin).
+    const float tiny = std::numeric_limits<float>::min();
+    const double quantum = (w < tiny || margin < tiny)
+                               ? double(steps + 1) * (double(dt) + 1.0) *
+                                     double(std::numeric_limits<float>::denorm_min())
+                               : 0.0;
+    REQUIRE(travel <= double(margin) + quantum);
+  }
+  CHECK(simulated > 1000);
+}
+
 TEST_CASE("max_stoppable_speed is the exact discrete braking limit", "[zoh][closed-form]") {
   const double dt = 0.01, decel = 10.0;
   for (double margin : {1e-6, 0.001, 0.0015, 0.01, 0.1, 1.0, 37.0}) {

@@ -253,52 +253,64 @@ inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointSt
 
 /// Largest speed w >= 0 from which braking at deceleration `decel` (> 0) with semi-implicit Euler
 /// steps of `dt` travels at most `margin`, counting the step that reaches w:
-///   f(w) = dt * sum_{j=0..n} (w - j decel dt) <= margin,  n = floor(w / (decel dt)).
-/// f is piecewise linear and increasing; with c = decel dt^2, f(n decel dt) = c n(n+1)/2, so n is
-/// the largest integer with c n(n+1)/2 <= margin and w = (margin/dt + c/dt n(n+1)/2) / (n+1).
+///   f(w) = dt * sum_{j=0..n} (w - j s) <= margin,  s = decel dt,  n = floor(w / s).
+/// f is piecewise linear and increasing; with c = s dt, f(n s) = c n(n+1)/2, so n is the largest
+/// integer with c n(n+1)/2 <= margin and w = (margin/dt + s n(n+1)/2) / (n+1).
 /// margin <= 0 (at or past the bound) gives margin / dt: the speed that reaches the bound in one step.
-/// For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w/(decel dt),
-/// whose root w = decel dt (sqrt(2 margin / c) - 1/2) is safe and within half a step of exact.
-/// With a finite deceleration it is computed for margin (1 - 16 eps): a rounding reserve (see the
-/// body); an infinite one stops at once, w = margin / dt.
+/// For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w / s,
+/// whose root w = s (sqrt(2 margin / c) - 1/2) is safe and within half a step of exact.
+/// Rounding: s is decel * dt as the step computes it (v + amin dt); the plan is made for margin
+/// (1 - 16 eps); and each braking step v - s rounds by up to half an ulp of v <= w, so the answer
+/// u (1 - eps u / (2 s)), u = min(w, s / eps), is a speed the rounded brake stops from (w is concave
+/// in s with w = 0 at s = 0, hence w(s (1 - x)) >= (1 - x) w(s)). A brake that rounds to s = 0 cannot
+/// stop anything: 0. An infinite deceleration stops at once, w = margin / dt.
 template <typename Scalar>
 inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexcept {
   if (!(margin > Scalar(0))) return margin / dt;
   if (std::isinf(margin)) return margin;
   if (std::isinf(decel)) return margin / dt;
+  constexpr Scalar kEps = std::numeric_limits<Scalar>::epsilon();
   // The plan keeps 16 eps of the margin in reserve: its speed is a few roundings off the exact
   // one, and a plan that travels even one ulp of w dt too far leaves, steps later, a state whose
   // remaining margin is far smaller than that ulp (no later clamp relative to |p| can hide it).
-  margin *= Scalar(1) - Scalar(16) * std::numeric_limits<Scalar>::epsilon();
-  const Scalar c = decel * dt * dt;
+  margin *= Scalar(1) - Scalar(16) * kEps;
+  const Scalar s = decel * dt;
+  if (!(s > Scalar(0))) return Scalar(0);
+  const Scalar c = s * dt;
   // c past the largest float: margin / c < 1, so n = 0 and w = margin / dt (the formula below
   // would form inf * 0 = NaN, and a NaN limit lets every speed through).
   if (!(c <= std::numeric_limits<Scalar>::max())) return margin / dt;
   const Scalar r = margin / c;
-  // c below the smallest normal or r past the largest float (a tiny deceleration): r is
-  // inaccurate or infinite, and an infinite r gives decel dt inf = inf below, no limit at all.
-  // The long-horizon root decel dt (sqrt(2 r) - 1/2) is sqrt(2 margin) sqrt(decel) - decel dt / 2,
-  // which needs no r (and no product that could overflow).
-  if (!(c >= std::numeric_limits<Scalar>::min()) || !(r <= std::numeric_limits<Scalar>::max())) {
-    const Scalar w =
-        std::sqrt(Scalar(2) * margin) * std::sqrt(decel) - Scalar(0.5) * decel * dt;
-    return w > Scalar(0) ? w : Scalar(0);
-  }
   const Scalar exact_limit = (sizeof(Scalar) >= 8) ? Scalar(1e12) : Scalar(1e5);
-  // sqrt(2) sqrt(r), not sqrt(2 r): 2 r overflows for r above half the largest float, and an
-  // infinite root is no limit at all.
-  if (!(r <= exact_limit))
-    return decel * dt * (std::sqrt(Scalar(2)) * std::sqrt(r) - Scalar(0.5));
-  Scalar n = std::floor((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5));
-  if (n < Scalar(0)) n = Scalar(0);
-  // sqrt rounding may put n one off: settle it against the exact condition (at most a step each).
-  for (int i = 0; i < 4 && c * ((n + Scalar(1)) * (n + Scalar(2)) * Scalar(0.5)) <= margin; ++i)
-    n += Scalar(1);
-  for (int i = 0; i < 4 && n > Scalar(0) && c * (n * (n + Scalar(1)) * Scalar(0.5)) > margin; ++i)
-    n -= Scalar(1);
-  // w = (margin/dt + decel dt n(n+1)/2) / (n+1), divided before the sum and margin by n + 1 before
-  // dt: margin / dt and the sum of two terms near the largest float overflow although w does not.
-  return margin / (n + Scalar(1)) / dt + (Scalar(0.5) * decel * dt) * n;
+  Scalar w;
+  if (!(c >= std::numeric_limits<Scalar>::min()) || !(r <= std::numeric_limits<Scalar>::max())) {
+    // c below the smallest normal or r past the largest float: r is inaccurate or infinite. The
+    // long-horizon root s (sqrt(2 r) - 1/2) is sqrt(2) sqrt(margin) sqrt(s) / sqrt(dt) - s / 2,
+    // which needs no r (every factor a square root: no product that could overflow or underflow;
+    // sqrt(2 margin) overflows above half the largest float).
+    w = std::sqrt(Scalar(2)) * std::sqrt(margin) * std::sqrt(s) / std::sqrt(dt) -
+        Scalar(0.5) * s;
+  } else if (!(r <= exact_limit)) {
+    // sqrt(2) sqrt(r), not sqrt(2 r): 2 r overflows for r above half the largest float.
+    w = s * (std::sqrt(Scalar(2)) * std::sqrt(r) - Scalar(0.5));
+  } else {
+    // r <= exact_limit: the floor fits an int (truncation is the floor of this non-negative value).
+    Scalar n = Scalar(static_cast<int>((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5)));
+    // sqrt rounding may put n one off: settle it against the exact condition (at most a step each).
+    for (int i = 0; i < 4 && c * ((n + Scalar(1)) * (n + Scalar(2)) * Scalar(0.5)) <= margin; ++i)
+      n += Scalar(1);
+    for (int i = 0; i < 4 && n > Scalar(0) && c * (n * (n + Scalar(1)) * Scalar(0.5)) > margin; ++i)
+      n -= Scalar(1);
+    // w = (margin/dt + s n(n+1)/2) / (n+1), divided before the sum and margin by n + 1 before
+    // dt: margin / dt and the sum of two terms near the largest float overflow although w does not.
+    w = margin / (n + Scalar(1)) / dt + (Scalar(0.5) * s) * n;
+  }
+  if (!(w > Scalar(0))) return Scalar(0);
+  // u = min(w, s / eps) and x = eps min(w / s, 1 / eps) / 2 <= 1/2, both safe when w or s / eps
+  // overflowed (w = inf: every float speed is stoppable, and u (1 - x) stays inf).
+  const Scalar u = w < s / kEps ? w : s / kEps;
+  const Scalar steps = w / s < Scalar(1) / kEps ? w / s : Scalar(1) / kEps;
+  return u * (Scalar(1) - (Scalar(0.5) * kEps) * steps);
 }
 
 /// One joint of the viable mode (DESIGN.md 3.1). Velocity candidates, in priority order:
@@ -315,8 +327,16 @@ inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
                              Scalar dt) noexcept {
   const Scalar a_cmd = clip(a, b.a_min, b.a_max);
   const Scalar v0 = v;
-  const Scalar w_hi = max_stoppable_speed(b.p_max - p, -b.a_min, dt);
-  const Scalar w_lo = -max_stoppable_speed(p - b.p_min, b.a_max, dt);
+  // A finite bound more than the largest float away from p gives an infinite difference, which
+  // would mean "no limit": the largest float is used instead (a smaller margin is safe). (An
+  // overflow to -inf, p beyond a bound, already gives the most restrictive limit.)
+  constexpr Scalar kLargest = std::numeric_limits<Scalar>::max();
+  Scalar margin_hi = b.p_max - p;
+  Scalar margin_lo = p - b.p_min;
+  if (margin_hi > kLargest && b.p_max <= kLargest) margin_hi = kLargest;
+  if (margin_lo > kLargest && b.p_min >= -kLargest) margin_lo = kLargest;
+  const Scalar w_hi = max_stoppable_speed(margin_hi, -b.a_min, dt);
+  const Scalar w_lo = -max_stoppable_speed(margin_lo, b.a_max, dt);
   Scalar v_new = clip(v0 + a_cmd * dt, w_lo, w_hi);
   v_new = clip(v_new, b.v_min, b.v_max);
   v_new = clip(v_new, v0 + b.a_min * dt, v0 + b.a_max * dt);
