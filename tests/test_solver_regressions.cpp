@@ -2,6 +2,7 @@
 // as regression tests of the fixes: subnormal Hessians, row norms that overflow in float, overflowing
 // solutions, and the least-violation fallback's bounds.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -143,5 +144,147 @@ TEST_CASE("FLIQC regression: float, a horizon so long that dt P overflows its sq
     const float lhs = psi(0) - s.eps + s.dt * p.dot(r.qdot);
     const float scale = s.dt * p.stableNorm() * (1.0f + r.qdot.cwiseAbs().maxCoeff());
     CHECK(lhs >= -1e-3f * scale);
+  }
+}
+
+TEST_CASE("QP regression: rows dependent through a near-parallel pair are not a new direction",
+          "[qp][regression]") {
+  // fuzz_qp: x0 = (-1, -1, -1) is the only point of three equality directions; rows 1 and 2 are
+  // 3e-5 apart (1.6e-5 rad in the Q metric), so the 8 equalities span R^3 with W's own conditioning
+  // kappa = 6.1e4. Row 1 joined at sine 3.4e-12 > 1000 eps, i.e. as a "new" direction out of W's
+  // rounding; x over that singular W came out of rounding and the feasible QP said Infeasible. The
+  // dependence test now allows for W's conditioning (16 eps kappa).
+  claw::QpSolver<double, 3, 8> qp;
+  Eigen::Matrix3d q;
+  q << 11, 1, 1, 1, 11, 1, 1, 1, 11;
+  Eigen::Matrix<double, 8, 3, Eigen::RowMajor> a;
+  const double near_one = 1.0 - 2.0 / 65535.0, tilt = -(1.0 - 2.0 / 257.0);
+  a << 1, 1, near_one, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, tilt, -1, -1, -1, -1, -1, -1, -1, -1, -1;
+  const Eigen::Vector3d x0(-1, -1, -1), g(10, 10, 10);
+  const Eigen::Vector3d lb = Eigen::Vector3d::Constant(-std::numeric_limits<double>::infinity());
+  const Eigen::Vector3d ub(-1, -1, 1);
+  const Eigen::Matrix<double, 8, 1> ax = a * x0;
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, ax, ax);
+  REQUIRE(r.status == Status::Ok);
+  CHECK((r.x - x0).cwiseAbs().maxCoeff() < 1e-9);
+  CHECK(r.residuals.primal <= 1e-9);
+}
+
+TEST_CASE("QP regression: float, x over an ill-conditioned working set is refined once",
+          "[qp][regression]") {
+  // fuzz_qp (float): rows (1, 0.9937, 1), (1, 1, 1), (0.9987, 1, 1) fix x = (1, 1, 1), which is also
+  // on the upper bounds. The first x over W missed a tight bound by more than the infeasibility
+  // threshold; one step of iterative refinement on W's rows brings it within.
+  claw::QpSolver<float, 3, 3> qp;
+  Eigen::Matrix3f q, a;
+  q << 0x1.2d2d52p+1f, -0x1.a7be58p-1f, -0x1.c035dap-3f, -0x1.a7be58p-1f, 0x1.4da96cp+1f,
+      0x1.6e3ccep-3f, -0x1.c035dap-3f, 0x1.6e3ccep-3f, 0x1.fa230cp+0f;
+  a << 1.0f, 0x1.fcbffcp-1f, 1.0f, 1.0f, 1.0f, 1.0f, 0x1.ff5p-1f, 1.0f, 1.0f;
+  const float inf = std::numeric_limits<float>::infinity();
+  const Eigen::Vector3f g(10, 10, 10), lb(-inf, -inf, -inf), ub(1, 1, 1);
+  const Eigen::Vector3f lba(-inf, 0x1.8p+1f, 0x1.7fd4p+1f), uba(0x1.3f98p+2f, 0x1.8p+1f, 0x1.7fd4p+1f);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, lba, uba);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.residuals.primal <= 1e-4f * (1.0f + r.x.cwiseAbs().maxCoeff()));
+}
+
+namespace {
+
+/// An LCQP of fuzz_lcqp's moderate family: n = 4, L selects the variables in reverse order.
+claw::LcqpProblem<double> reverse_selector_lcqp(int rows) {
+  claw::LcqpProblem<double> p(4, rows, 4);
+  p.L.setZero();
+  for (int i = 0; i < 4; ++i) p.L(i, 3 - i) = 1.0;
+  p.lbL.setZero();
+  p.ubL.setConstant(std::numeric_limits<double>::infinity());
+  p.lb.setConstant(-std::numeric_limits<double>::infinity());
+  p.ub.setConstant(std::numeric_limits<double>::infinity());
+  p.ubR.setConstant(std::numeric_limits<double>::infinity());
+  return p;
+}
+
+/// The best objective over the 2^m branch QPs (pair i on its L side or on its R side).
+double best_branch(const claw::LcqpProblem<double>& p) {
+  const Eigen::Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(n, nc + 2 * m);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  Eigen::MatrixXd rows(nc + 2 * m, n);
+  rows << p.A, p.L, p.R;
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  double best = std::numeric_limits<double>::infinity();
+  for (int mask = 0; mask < (1 << m); ++mask) {
+    Eigen::VectorXd lo(nc + 2 * m), hi(nc + 2 * m);
+    lo << p.lbA, p.lbL, p.lbR;
+    hi << p.ubA, p.ubL, p.ubR;
+    for (Eigen::Index i = 0; i < m; ++i) {
+      if ((mask >> i) & 1) hi(nc + m + i) = p.lbR(i);
+      else hi(nc + i) = p.lbL(i);
+    }
+    const auto& branch = qp.solve(p.g, p.lb, p.ub, lo, hi);
+    if (branch.status == Status::Ok) best = std::min(best, branch.objective);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch (node QP rounding)",
+          "[lcqp][regression]") {
+  // fuzz_lcqp, two instances whose R rows are nearly equal (entries 1.06e-3 and a few outliers): a
+  // node QP over a nearly dependent working set said Infeasible, and its subtree, holding the
+  // optimum, was pruned: certified 6250.11 where a branch gives 3123.85, and 5000.479 where one
+  // gives 5000.236. Fixed by the QP's conditioning-aware dependence test and the refinement of x.
+  const double r0 = 0x1.159071b9677c3p-10, rhs = 0x1.b1b1b1b1b1b2p-4;
+  claw::LcqpSolver<double> solver;
+  auto settings = solver.settings();
+  settings.max_pairs_for_branch_and_bound = 24;
+  {
+    claw::LcqpProblem<double> p = reverse_selector_lcqp(0);
+    p.Q << 0x1.40000c7818d4fp+0, -0x1.1664a57b7a1f6p-12, -0x1.1664a57b7a1f6p-12, -0x1.08b090d4064a2p-11,
+        -0x1.1664a57b7a1f6p-12, 0x1.000012cf1e79bp+0, 0x1.2cf1e79b5d0c6p-20, 0x1.166f342aa1c58p-12,
+        -0x1.1664a57b7a1f6p-12, 0x1.2cf1e79b5d0c6p-20, 0x1.000012cf1e79bp+0, 0x1.166f342aa1c58p-12,
+        -0x1.08b090d4064a2p-11, 0x1.166f342aa1c58p-12, 0x1.166f342aa1c58p-12, 0x1.40000dbed0cf1p+0;
+    p.g.setConstant(r0);
+    p.R.setConstant(r0);
+    p.R(3, 1) = 0x1.153e85e25cecdp-10;
+    p.R(3, 2) = -0x1.2e16f0a64ccf5p-7;
+    p.ub(2) = 0x1.06c6c6c6c6c6cp+3;
+    p.lbR.setConstant(rhs);
+    settings.use_monotone_path = true;
+    REQUIRE(solver.set_settings(settings) == Status::Ok);
+    const auto& r = solver.solve(p);
+    const double best = best_branch(p);
+    CHECK(best == Approx(3123.8456965948).epsilon(1e-9));
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.objective <= best + 1e-6 * best);
+  }
+  {
+    claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
+    p.Q << 0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
+        0x1.a15e6de81ed66p-16, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.13489f0727e8p-13,
+        0x1.2dc604fec6eb1p-18, 0x1.63a8e8c942e79p-16, 0x1.0004e3d0d2b07p+0, -0x1.2f927302f1d83p-16,
+        0x1.60c7528cdb776p-21, 0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0;
+    p.g << -0x1.4e1ae7b4814e7p-8, 0x1.13f6d68632af6p-10, r0, r0;
+    p.A << 0x1.0a48b85d333ecp-10, r0, r0, r0;
+    p.lbA << rhs;
+    p.ubA << rhs;
+    p.R.setConstant(r0);
+    p.R(0, 1) = -0x1.e239263926393p+9;
+    p.R(0, 2) = 0x1.1eaf332a1471fp-10;
+    p.R(2, 3) = 0x1.5af48e27c15b4p-7;
+    p.R(3, 1) = 0x1.0dcdda9aa767bp-10;
+    p.lbR.setConstant(rhs);
+    p.ubR(3) = 0x1.6e0eee0eee0efp+1;
+    settings.use_monotone_path = false;
+    REQUIRE(solver.set_settings(settings) == Status::Ok);
+    const auto& r = solver.solve(p);
+    const double best = best_branch(p);
+    CHECK(best == Approx(5000.2358309816).epsilon(1e-9));
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.objective <= best + 1e-6 * best);
   }
 }

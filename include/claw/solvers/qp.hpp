@@ -396,6 +396,14 @@ class QpSolver {
   Scalar inv_norm(Index c) const noexcept { return c < n_ ? Scalar(1) : inv_norm_.coeff(c - n_); }
   /// a_c'x at the current x_ (rows read ax_, which must be current).
   Scalar value(Index c) const noexcept { return c < n_ ? x_.coeff(c) : ax_.coeff(c - n_); }
+  /// a_c'x computed afresh from x_ (for when ax_ is not current).
+  Scalar value_at_x(Index c) const noexcept {
+    if constexpr (M_ == 0) {
+      return x_.coeff(c);
+    } else {
+      return c < n_ ? x_.coeff(c) : a_.row(c - n_).dot(x_);
+    }
+  }
   Scalar rhs(Index position) const noexcept {
     const Index c = w_index_.coeff(position);
     return w_sign_.coeff(position) > 0 ? lower(c) : -upper(c);
@@ -477,13 +485,30 @@ class QpSolver {
 
   /// True when d_ (computed for the current W) is linearly dependent on W's normals; also returns
   /// ||d2||^2, the squared norm of the part of d_ outside W.
+  /// The test is on the sine of the angle between the new normal and W's span (in the metric of Q):
+  /// ||d2|| / ||d|| <= max(dependence_tolerance, 16 eps kappa), where kappa >= 1 is W's own
+  /// conditioning, kappa = max_k ||R(0..k, k)|| / |R_kk| (one over the smallest sine with which a
+  /// member of W joined the members before it; column k of R is J' n_k, so this holds after removals
+  /// too). The complement basis J2 is computed to about eps kappa: a smaller ||d2|| is W's rounding,
+  /// not a new direction (three rows spanning a plane, two of them 1.6e-5 apart in angle, gave
+  /// sine 3.4e-12 > 1000 eps for the third, and x over the singular W came out of rounding: a
+  /// feasible QP ended Infeasible). Not dependence_tolerance * kappa: LCQP instances of the general
+  /// set join rows at sines of 4e-8 with kappa 6e5, real directions that this would drop.
   bool dependent(Index end, Scalar& d2_norm2) const noexcept {
     d2_norm2 = Scalar(0);
     if (q_size_ >= n_ || end <= q_size_) return true;
     d2_norm2 = d_.segment(q_size_, end - q_size_).squaredNorm();
     const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
-    const Scalar tol = settings_.dependence_tolerance;
-    return !(d2_norm2 > tol * tol * d_norm2) || !(d2_norm2 > Scalar(0));
+    Scalar kappa2 = Scalar(1);
+    for (Index k = 0; k < q_size_; ++k) {
+      const Scalar rkk2 = r_.coeff(k, k) * r_.coeff(k, k);
+      const Scalar column2 = r_.col(k).head(k + 1).squaredNorm();
+      if (column2 > kappa2 * rkk2) kappa2 = column2 / rkk2;
+    }
+    const Scalar rounding2 =
+        Scalar(256) * std::numeric_limits<Scalar>::epsilon() * std::numeric_limits<Scalar>::epsilon() * kappa2;
+    const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
+    return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) || !(d2_norm2 > Scalar(0));
   }
 
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
@@ -659,6 +684,18 @@ class QpSolver {
     if (q < n_) x_.noalias() -= j_.rightCols(n_ - q) * work_.tail(n_ - q);
     for (Index j = 0; j < q; ++j) work2_.coeffRef(j) += work_.coeff(j);
     solve_r(work2_, u_);
+    // One step of iterative refinement of x on W's rows (O(n q)): with res_k = b_k - sign_k n_k'x,
+    // R' dv = res and x += J1 dv (J2 is orthogonal to W's normals, so x's other part is unchanged).
+    // Over an ill-conditioned W (kappa ~ 3e7) the first x missed a tight row by 1e-7, more than the
+    // infeasibility threshold: the QP said Infeasible at its first point.
+    for (Index j = 0; j < q; ++j) {
+      const Index c = w_index_.coeff(j);
+      const Scalar n_x = value_at_x(c);
+      Scalar s = rhs(j) - (w_sign_.coeff(j) > 0 ? n_x : -n_x);
+      for (Index i = 0; i < j; ++i) s -= r_.coeff(i, j) * work2_.coeff(i);
+      work2_.coeffRef(j) = s / r_.coeff(j, j);
+    }
+    if (q > 0) x_.noalias() += j_.leftCols(q) * work2_.head(q);
     // A simple bound in W holds exactly: its coordinate is the bound, not the solve's rounding of
     // it (which a tight infeasibility_tolerance would count as a violation).
     for (Index k = 0; k < q; ++k) {
