@@ -305,12 +305,17 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
     // dt: margin / dt and the sum of two terms near the largest float overflow although w does not.
     w = margin / (n + Scalar(1)) / dt + (Scalar(0.5) * s) * n;
   }
-  if (!(w > Scalar(0))) return Scalar(0);
+  // (w <= 0, no braking room, gives safe <= 0 below and so 0.)
   // u = min(w, s / eps) and x = eps min(w / s, 1 / eps) / 2 <= 1/2, both safe when w or s / eps
   // overflowed (w = inf: every float speed is stoppable, and u (1 - x) stays inf).
   const Scalar u = w < s / kEps ? w : s / kEps;
   const Scalar steps = w / s < Scalar(1) / kEps ? w / s : Scalar(1) / kEps;
-  return u * (Scalar(1) - (Scalar(0.5) * kEps) * steps);
+  // Less 2 denorm_min (no change for a normal w): a subnormal w is rounded to a whole number of
+  // denorm_min, up to one of them up, and braking from a speed above the plan never gets back
+  // under it; the error, (n + 1) dt denorm_min / 2 of travel, passes the bound.
+  const Scalar safe = u * (Scalar(1) - (Scalar(0.5) * kEps) * steps) -
+                      Scalar(2) * std::numeric_limits<Scalar>::denorm_min();
+  return safe > Scalar(0) ? safe : Scalar(0);
 }
 
 /// One joint of the viable mode (DESIGN.md 3.1). Velocity candidates, in priority order:
