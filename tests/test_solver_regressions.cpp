@@ -1,6 +1,6 @@
 // tests/test_solver_regressions.cpp: inputs the LCQP and FLIQC fuzz targets (tests/fuzz) found, kept
 // as regression tests of the fixes: subnormal Hessians, row norms that overflow in float, overflowing
-// solutions, and the least-violation fallback's bounds.
+// solutions, the least-violation fallback's bounds, and the QP's rounding at ill-conditioned sets.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "claw/filters/fliqc.hpp"
 #include "claw/solvers/lcqp.hpp"
 #include "claw/solvers/qp.hpp"
+#include "support/lcqp_branches.hpp"
 
 using claw::Status;
 
@@ -192,6 +193,47 @@ TEST_CASE("QP regression: float, x over an ill-conditioned working set is refine
   CHECK(r.residuals.primal <= 1e-4f * (1.0f + r.x.cwiseAbs().maxCoeff()));
 }
 
+TEST_CASE("QP regression: no float multiplier of the wrong sign at a degenerate vertex",
+          "[qp][regression]") {
+  // fuzz_qp (smoke, seed 3): x = (-1, -1, -1, -1) fixed by an equality and rows 0.008 apart in angle
+  // (kappa ~ 1e4). Rounding ended the iteration at a dependent row; x and the multipliers were
+  // recomputed from W and returned as they came: the upper-only row 2 got +0.158 (beside
+  // multipliers of 64), a wrong sign. The steps kept it >= 0; the recomputation's -0.158 is
+  // rounding, set to 0, and the report shows it as stationarity, not as a dual residual.
+  claw::QpSolver<float, 4, 8> qp;
+  Eigen::Matrix4f q;
+  Eigen::Matrix<float, 8, 4, Eigen::RowMajor> a;
+  const float q0 = 0x1.b78554p+0f, q1 = 0x1.0d1378p-1f, q2 = 0x1.9d3c0cp-2f, q3 = 0x1.4ae682p-1f;
+  q << q0, q1, q2, q3, q1, 0x1.a4b3b4p+0f, 0x1.216db8p-2f, q1, q2, 0x1.216db8p-2f, 0x1.6d0d6cp+0f, q2,
+      q3, q1, q2, q0;
+  const float s = -0x1.9b9b9cp-1f, c = 0x1.fbfffcp-1f;
+  a << s, s, s, s, s, s, s, s, s, 1.0f, 0x1.817f8p-1f, -c, 0x1.0037p-1f, 0x1.c067cp-1f, 0x1.ffc4p-1f, 1.0f,
+      1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, c, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0x1.f7fff8p-1f, -1.0f,
+      -0x1.13ff14p-1f, -1.0f;
+  const float inf = std::numeric_limits<float>::infinity();
+  const Eigen::Vector4f g = Eigen::Vector4f::Constant(-10.0f), lb = Eigen::Vector4f::Constant(-inf);
+  const Eigen::Vector4f ub(-1.0f, -1.0f, -1.0f, 1.0f);
+  Eigen::Matrix<float, 8, 1> lba = Eigen::Matrix<float, 8, 1>::Constant(-inf), uba;
+  lba(0) = 0x1.9b9b9cp+1f;
+  uba << 0x1.9b9b9cp+1f, 0x1.c38bc4p+1f, 0x1.61c18p-5f, -0x1.b018bp+1f, -4.0f, -0x1.ffp+1f, -4.0f,
+      0x1.8dff8ep+0f;
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, lba, uba);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.residuals.dual == 0.0f);
+  CHECK(r.residuals.primal <= 1e-4f * (1.0f + r.x.cwiseAbs().maxCoeff()));
+  // Every row but row 0 (the equality) is upper-only: multipliers <= 0, and so are the bounds'.
+  for (int i = 1; i < 8; ++i) CHECK(r.constraint_multipliers(i) <= 0.0f);
+  for (int i = 0; i < 4; ++i) CHECK(r.bound_multipliers(i) <= 0.0f);
+  // The reported stationarity is the true one (recomputed in double), whatever its size.
+  const Eigen::Vector4d stationarity =
+      q.cast<double>() * r.x.cast<double>() + g.cast<double>() - r.bound_multipliers.cast<double>() -
+      a.cast<double>().transpose() * r.constraint_multipliers.cast<double>();
+  CHECK(double(r.residuals.stationarity) ==
+        Approx(stationarity.cwiseAbs().maxCoeff()).margin(1e-4 * (1.0 + r.constraint_multipliers.cwiseAbs().sum())));
+}
+
 namespace {
 
 /// An LCQP of fuzz_lcqp's moderate family: n = 4, L selects the variables in reverse order.
@@ -209,25 +251,9 @@ claw::LcqpProblem<double> reverse_selector_lcqp(int rows) {
 
 /// The best objective over the 2^m branch QPs (pair i on its L side or on its R side).
 double best_branch(const claw::LcqpProblem<double>& p) {
-  const Eigen::Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
-  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(n, nc + 2 * m);
-  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
-  Eigen::MatrixXd rows(nc + 2 * m, n);
-  rows << p.A, p.L, p.R;
-  REQUIRE(qp.set_constraints(rows) == Status::Ok);
-  double best = std::numeric_limits<double>::infinity();
-  for (int mask = 0; mask < (1 << m); ++mask) {
-    Eigen::VectorXd lo(nc + 2 * m), hi(nc + 2 * m);
-    lo << p.lbA, p.lbL, p.lbR;
-    hi << p.ubA, p.ubL, p.ubR;
-    for (Eigen::Index i = 0; i < m; ++i) {
-      if ((mask >> i) & 1) hi(nc + m + i) = p.lbR(i);
-      else hi(nc + i) = p.lbL(i);
-    }
-    const auto& branch = qp.solve(p.g, p.lb, p.ub, lo, hi);
-    if (branch.status == Status::Ok) best = std::min(best, branch.objective);
-  }
-  return best;
+  const auto branches = claw_test::solve_lcqp_branches(p);
+  REQUIRE(branches.hessian_accepted);
+  return branches.best_objective;
 }
 
 }  // namespace
@@ -287,4 +313,42 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
     REQUIRE(r.status == Status::Ok);
     CHECK(r.objective <= best + 1e-6 * best);
   }
+}
+
+TEST_CASE("LCQP regression: a leaf whose polished branch misses the node's bound is branched on",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (smoke, seed 2): x ~ 1.25e9, objective 1.9e18. At a relaxation node every free pair
+  // was complementary within the feasibility threshold (1e-9 (1 + ||x||) = 1.25 here), so the node
+  // was taken for a leaf: polished on pair 0's L side (1.94975e18) while its R side gives 1.94787e18,
+  // 1e-3 lower, and the answer was certified. A leaf now closes its node only when the polished
+  // branch meets the node's bound within the prune tolerance; otherwise it branches.
+  const double inf = std::numeric_limits<double>::infinity();
+  claw::LcqpProblem<double> p(4, 0, 3);
+  p.Q << 0x1.7fd581cf494dcp+0, -0x1.b79246ee6fe38p-6, -0x1.174fea831db65p-2, -0x1.b378a70a396ep-6,
+      -0x1.b79246ee6fe38p-6, 0x1p+1, 0x1.8147ae147ae14p-1, 0x1.7fdf3b645a1cbp-1,
+      -0x1.174fea831db65p-2, 0x1.8147ae147ae14p-1, 0x1.c001a36e2eb1cp+0, 0x1.0126e978d4fdfp-1,
+      -0x1.b378a70a396ep-6, 0x1.7fdf3b645a1cbp-1, 0x1.0126e978d4fdfp-1, 0x1.c0000431bde83p+0;
+  const double k = 0x1.0624dd2f1a9fcp-10, six = 0x1.8f0f0f0f0f0f1p+2;
+  p.g << k, -0x1.04957f76c724ep-10, -k, -0x1.0610623957fbfp-10;
+  p.L << -0x1.f4p+9, -k, -k, -k, six, six, six, six, six, 0x1.3f3f3f3f3f3f4p-1, 0x1.f969f969f96ap-3,
+      -0x1.1c79547954795p+8;
+  p.R << -k, 0x1.d403d403d403ep-1, -k, -0x1.05b438e76c1aap-10, six, 0x1.8ee70ee70ee71p+2, six, six,
+      0x1.6009600960098p-3, 1.0, 1.0, 1.0;
+  p.lb << -0x1.bffe3ffe3ffe4p+2, -0x1.85a5a5a5a5a5bp+2, -0x1.c141414141414p+2, -inf;
+  p.ub << 0x1.bffe3ffe3ffe4p+2, inf, inf, inf;
+  p.lbL << 0x1.6169616961698p-3, 0.0, 0.0;
+  p.ubL << 0x1.8e8f0e8f0e8f2p+1, inf, inf;
+  p.lbR << 0x1.6969696969698p-3, 0x1.3f3f3f3f3f3f4p-1, 1.0;
+  p.ubR << 0x1.36f3b6f3b6f3cp+2, inf, inf;
+  claw::LcqpSolver<double> solver;
+  auto settings = solver.settings();
+  settings.use_monotone_path = false;
+  settings.max_pairs_for_branch_and_bound = 24;
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
+  const auto& r = solver.solve(p);
+  const double best = best_branch(p);
+  CHECK(best == Approx(1.9478739616471508e18).epsilon(1e-9));
+  REQUIRE(r.status == Status::Ok);
+  REQUIRE(r.certified_global);
+  CHECK(r.objective <= best + 1e-9 * best);
 }

@@ -12,6 +12,7 @@
 
 #include "claw/solvers/lcqp.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/lcqp_branches.hpp"
 
 namespace {
 
@@ -139,27 +140,10 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   check_result(p, solver);
   if constexpr (sizeof(Scalar) == 8) {
     if (settings.max_pairs_for_branch_and_bound == 0 || r.status == Status::MaxIterations) return;
-    // Every branch: pair i on its L side (L_i x = lbL_i) or its R side.
-    claw::QpSolver<Scalar, claw::Dynamic, claw::Dynamic, kMaxN, kMaxC + 2 * kMaxP> qp(n, nc + 2 * m);
-    if (qp.set_hessian(p.Q) != Status::Ok) return;
-    Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, Eigen::RowMajor, kMaxC + 2 * kMaxP, kMaxN> rows(nc + 2 * m, n);
-    rows << p.A, p.L, p.R;
-    qp.set_constraints(rows);
-    claw::Vector<Scalar, claw::Dynamic, kMaxC + 2 * kMaxP> lo(nc + 2 * m), hi(nc + 2 * m);
-    Scalar best = claw::infinity<Scalar>();
-    bool clearly_feasible = false;
-    for (int mask = 0; mask < (1 << m); ++mask) {
-      lo << p.lbA, p.lbL, p.lbR;
-      hi << p.ubA, p.ubL, p.ubR;
-      for (Eigen::Index i = 0; i < m; ++i) {
-        if ((mask >> i) & 1) hi(nc + m + i) = p.lbR(i);
-        else hi(nc + i) = p.lbL(i);
-      }
-      const auto& branch = qp.solve(p.g, p.lb, p.ub, lo, hi);
-      if (branch.status != Status::Ok) continue;
-      best = std::min(best, branch.objective);
-      if (branch.residuals.primal <= Scalar(1e-12)) clearly_feasible = true;
-    }
+    const auto branches = claw_test::solve_lcqp_branches(p);
+    if (!branches.hessian_accepted) return;
+    const Scalar best = branches.best_objective;
+    const bool clearly_feasible = branches.clearly_feasible;
     if (r.status == Status::Infeasible) {
       CLAW_FUZZ_CHECK(!clearly_feasible, "Infeasible, but a branch QP is clearly feasible");
     } else if (r.status == Status::Ok && r.certified_global && std::isfinite(best)) {

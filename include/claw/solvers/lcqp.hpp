@@ -287,6 +287,8 @@ class LcqpSolver {
     best_x_.resize(n);
     lx_.resize(m);
     rx_.resize(m);
+    lx_scratch_.resize(m);
+    rx_scratch_.resize(m);
     lp_.resize(m);
     rp_.resize(m);
     fix_.resize(m);
@@ -1001,17 +1003,42 @@ class LcqpSolver {
             }
             if (branch < 0) {
               // Complementary within tolerance: polish on the active sides, keep the better.
+              // The polished branch closes the node only when it meets the node's bound (up to
+              // the prune tolerance). Otherwise a free pair near zero on both sides (the
+              // tolerance is relative to ||x||: 1.25 at x ~ 1e9) hides a better branch on its
+              // other side, found 1e-3 below the polished one: branch on the free pair farthest
+              // from complementarity instead. With no free pair the node is its own branch.
+              lx_scratch_ = lx_;
+              rx_scratch_ = rx_;
               best_fix_scratch_ = fix_;  // polish fixes the free pairs: restored below
               Scalar value = node_value;
-              if (!polish(p, value)) {
-                exhausted = false;  // a leaf that could not be confirmed: nothing is proved
-              } else if (!have_incumbent || value < incumbent) {
+              const bool polished = polish(p, value);
+              if (polished && (!have_incumbent || value < incumbent)) {
                 incumbent = value;
                 have_incumbent = true;
                 best_x_ = x_;
                 best_fix_ = fix_;
               }
               fix_ = best_fix_scratch_;
+              const bool closed =
+                  polished && !(value - node_value > settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value)));
+              if (!closed) {
+                lx_ = lx_scratch_;
+                rx_ = rx_scratch_;
+                Scalar farthest = -infinity<Scalar>();
+                for (Index i = 0; i < m_; ++i) {
+                  const Scalar v = detail::min_of(lx_.coeff(i), rx_.coeff(i));
+                  if (fix_.coeff(i) == kFree && v > farthest) {
+                    farthest = v;
+                    branch = i;
+                  }
+                }
+                if (branch >= 0) {
+                  expand = true;
+                } else if (!polished) {
+                  exhausted = false;  // a branch QP that could not be confirmed: nothing is proved
+                }
+              }
             } else {
               expand = true;
             }
@@ -1252,7 +1279,7 @@ class LcqpSolver {
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
-  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lx_scratch_, rx_scratch_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;

@@ -252,6 +252,7 @@ class QpSolver {
     w_sign_.setZero(n);
     w_equality_.setZero(n);
     in_w_.setZero(n + m);
+    refresh_dropped_.setZero(n + m);
     result_.x.setZero(n);
     result_.bound_multipliers.setZero(n);
     result_.constraint_multipliers.setZero(m);
@@ -483,6 +484,18 @@ class QpSolver {
     return end;
   }
 
+  /// W's conditioning kappa = max_k ||R(0..k, k)|| / |R_kk| (1 for an empty W): one over the
+  /// smallest sine with which a member of W joined the members before it. O(q^2).
+  Scalar working_set_condition() const noexcept {
+    Scalar kappa2 = Scalar(1);
+    for (Index k = 0; k < q_size_; ++k) {
+      const Scalar rkk2 = r_.coeff(k, k) * r_.coeff(k, k);
+      const Scalar column2 = r_.col(k).head(k + 1).squaredNorm();
+      if (column2 > kappa2 * rkk2) kappa2 = column2 / rkk2;
+    }
+    return std::sqrt(kappa2);
+  }
+
   /// True when d_ (computed for the current W) is linearly dependent on W's normals; also returns
   /// ||d2||^2, the squared norm of the part of d_ outside W.
   /// The test is on the sine of the angle between the new normal and W's span (in the metric of Q):
@@ -499,14 +512,8 @@ class QpSolver {
     if (q_size_ >= n_ || end <= q_size_) return true;
     d2_norm2 = d_.segment(q_size_, end - q_size_).squaredNorm();
     const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
-    Scalar kappa2 = Scalar(1);
-    for (Index k = 0; k < q_size_; ++k) {
-      const Scalar rkk2 = r_.coeff(k, k) * r_.coeff(k, k);
-      const Scalar column2 = r_.col(k).head(k + 1).squaredNorm();
-      if (column2 > kappa2 * rkk2) kappa2 = column2 / rkk2;
-    }
-    const Scalar rounding2 =
-        Scalar(256) * std::numeric_limits<Scalar>::epsilon() * std::numeric_limits<Scalar>::epsilon() * kappa2;
+    const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() * working_set_condition();
+    const Scalar rounding2 = rounding * rounding;
     const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
     return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) || !(d2_norm2 > Scalar(0));
   }
@@ -571,6 +578,16 @@ class QpSolver {
       Scalar s = rhs.coeff(j);
       for (Index i = j + 1; i < q_size_; ++i) s -= r_.coeff(j, i) * out.coeff(i);
       out.coeffRef(j) = s / r_.coeff(j, j);
+    }
+  }
+
+  /// Solves R(0:q, 0:q)' v = v in place (lower triangular, forward substitution).
+  template <typename D>
+  void solve_r_transposed(D& v) const noexcept {
+    for (Index j = 0; j < q_size_; ++j) {
+      Scalar s = v.coeff(j);
+      for (Index i = 0; i < j; ++i) s -= r_.coeff(i, j) * v.coeff(i);
+      v.coeffRef(j) = s / r_.coeff(j, j);
     }
   }
 
@@ -671,11 +688,8 @@ class QpSolver {
   void compute_primal_dual() noexcept {
     const Index q = q_size_;
     work_.noalias() = j_.transpose() * g_;
-    for (Index j = 0; j < q; ++j) {
-      Scalar s = rhs(j);
-      for (Index i = 0; i < j; ++i) s -= r_.coeff(i, j) * work2_.coeff(i);
-      work2_.coeffRef(j) = s / r_.coeff(j, j);
-    }
+    for (Index j = 0; j < q; ++j) work2_.coeffRef(j) = rhs(j);
+    solve_r_transposed(work2_);
     if (q > 0) {
       x_.noalias() = j_.leftCols(q) * work2_.head(q);
     } else {
@@ -689,12 +703,10 @@ class QpSolver {
     // Over an ill-conditioned W (kappa ~ 3e7) the first x missed a tight row by 1e-7, more than the
     // infeasibility threshold: the QP said Infeasible at its first point.
     for (Index j = 0; j < q; ++j) {
-      const Index c = w_index_.coeff(j);
-      const Scalar n_x = value_at_x(c);
-      Scalar s = rhs(j) - (w_sign_.coeff(j) > 0 ? n_x : -n_x);
-      for (Index i = 0; i < j; ++i) s -= r_.coeff(i, j) * work2_.coeff(i);
-      work2_.coeffRef(j) = s / r_.coeff(j, j);
+      const Scalar n_x = value_at_x(w_index_.coeff(j));
+      work2_.coeffRef(j) = rhs(j) - (w_sign_.coeff(j) > 0 ? n_x : -n_x);
     }
+    solve_r_transposed(work2_);
     if (q > 0) x_.noalias() += j_.leftCols(q) * work2_.head(q);
     // A simple bound in W holds exactly: its coordinate is the bound, not the solve's rounding of
     // it (which a tight infeasibility_tolerance would count as a violation).
@@ -747,10 +759,52 @@ class QpSolver {
     if (m_ > 0) ax_.noalias() = a_ * x_;
   }
 
+  /// x_ and u_ afresh from W (compute_primal_dual) once steps have been taken. The steps kept
+  /// every inequality multiplier >= 0, but they carry rounding: about eps kappa |u| at a float
+  /// vertex (-0.16 beside multipliers of 64, kappa ~1e4), and far more where W passed through a
+  /// nearly dependent set (multipliers of 1e20 cancelling: the fresh ones came out -100 at a
+  /// vertex that was not the optimum). A fresh multiplier below -16 eps kappa max|u| is real: its
+  /// constraint leaves W (one iteration, as in a warm start) and x_, u_ are computed again; one
+  /// within that rounding is set to 0. A constraint leaves this way once per solve: back in W
+  /// (a vertex that is feasible only within the tolerance: dropped, violated, added, negative
+  /// again) its multiplier is set to 0 instead, and the report's stationarity shows it. Then
+  /// a_i'x. False when the iteration cap stops it; `dropped` says whether W changed.
+  bool refresh_from_working_set(int& iterations, bool& dropped) noexcept {
+    dropped = false;
+    for (;;) {
+      compute_primal_dual();
+      Scalar largest = Scalar(0);
+      for (Index k = 0; k < q_size_; ++k) {
+        const Scalar uk = std::fabs(u_.coeff(k));
+        largest = uk > largest ? uk : largest;
+      }
+      Scalar most_negative =
+          -Scalar(16) * std::numeric_limits<Scalar>::epsilon() * working_set_condition() * largest;
+      Index worst = -1;
+      for (Index k = 0; k < q_size_; ++k)
+        if (w_equality_.coeff(k) == 0 && u_.coeff(k) < most_negative &&
+            refresh_dropped_.coeff(w_index_.coeff(k)) == 0) {
+          most_negative = u_.coeff(k);
+          worst = k;
+        }
+      if (worst < 0) break;
+      if (iterations >= settings_.max_iterations) return false;
+      ++iterations;
+      refresh_dropped_.coeffRef(w_index_.coeff(worst)) = 1;
+      remove(worst);
+      dropped = true;
+    }
+    for (Index k = 0; k < q_size_; ++k)
+      if (w_equality_.coeff(k) == 0 && u_.coeff(k) < Scalar(0)) u_.coeffRef(k) = Scalar(0);
+    update_ax();
+    return true;
+  }
+
   // --- the iteration ----------------------------------------------------------------------------
 
   Status iterate(int& iterations) noexcept {
     const int cap = settings_.max_iterations;
+    refresh_dropped_.setZero();
     compute_primal_dual();
     update_ax();
     if (held_out_equality_violated()) return Status::Infeasible;
@@ -803,10 +857,8 @@ class QpSolver {
         if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well.
-        compute_primal_dual();
-        for (Index k = 0; k < q_size_; ++k)
-          if (w_equality_.coeff(k) == 0 && u_.coeff(k) < Scalar(0)) u_.coeffRef(k) = Scalar(0);
-        update_ax();
+        bool dropped = false;
+        if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
         fresh = true;
         continue;
       }
@@ -838,13 +890,14 @@ class QpSolver {
           // x has drifted by rounding over the steps: s is measured again at the fresh minimiser
           // over W (when no partial step for p moved x off it).
           if (u_p == Scalar(0)) {
-            compute_primal_dual();
-            update_ax();
+            bool dropped = false;
+            if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
             fresh = true;
             s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
             // The drift may have been all of it: at the fresh point p holds on this side (it may
             // be violated on the other one). Choose the most violated constraint again.
             if (!(s < Scalar(0))) break;
+            if (dropped) continue;  // W changed: p's direction and dependence afresh
           }
           if (-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance))
             return Status::Infeasible;
@@ -996,6 +1049,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_sign_;
   Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_equality_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
+  Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> refresh_dropped_;  // this solve
   Index q_size_ = 0;
   Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
   bool has_hessian_ = false;
