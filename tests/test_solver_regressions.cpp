@@ -347,8 +347,11 @@ TEST_CASE("LCQP regression: a leaf whose polished branch misses the node's bound
   REQUIRE(solver.set_settings(settings) == Status::Ok);
   const auto& r = solver.solve(p);
   const double best = best_branch(p);
-  CHECK(best == Approx(1.9478739616471508e18).epsilon(1e-9));
+  // This instance's optima are known only to about 1e-6 relative: its QPs carry multipliers of 5e18,
+  // so a violation within the feasibility threshold moves the objective by ~1e12 (the best branch
+  // came out 4.3e-7 apart between the dev and release builds). The fixed defect was a gap of 1e-3.
+  CHECK(best == Approx(1.9478739616471508e18).epsilon(1e-6));
   REQUIRE(r.status == Status::Ok);
   REQUIRE(r.certified_global);
-  CHECK(r.objective <= best + 1e-9 * best);
+  CHECK(r.objective <= best + 1e-6 * best);
 }
