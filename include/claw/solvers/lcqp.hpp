@@ -287,8 +287,6 @@ class LcqpSolver {
     best_x_.resize(n);
     lx_.resize(m);
     rx_.resize(m);
-    lx_scratch_.resize(m);
-    rx_scratch_.resize(m);
     lp_.resize(m);
     rp_.resize(m);
     fix_.resize(m);
@@ -984,6 +982,7 @@ class LcqpSolver {
         const auto& r = solve_qp(p, p.g);
         bool expand = false;
         Index branch = -1;
+        std::int8_t first_side = kFixL;  // of the branching pair: the side closer to zero first
         Scalar node_value = Scalar(0);
         if (r.status == Status::Ok) {
           node_value = r.objective;
@@ -991,25 +990,29 @@ class LcqpSolver {
           if (!have_incumbent || node_value < cut) {
             x_ = r.x;
             pair_values(p, x_);
-            const Scalar tol = feasibility_threshold(x_);
-            Scalar worst = tol;
+            // The free pair farthest from complementarity, and its side closer to zero (judged at
+            // the node's point, before polish moves x_).
+            Index farthest = -1;
+            Scalar farthest_value = -infinity<Scalar>();
             for (Index i = 0; i < m_; ++i) {
               if (fix_.coeff(i) != kFree) continue;
               const Scalar v = detail::min_of(lx_.coeff(i), rx_.coeff(i));
-              if (v > worst) {
-                worst = v;
-                branch = i;
+              if (v > farthest_value) {
+                farthest_value = v;
+                farthest = i;
               }
             }
-            if (branch < 0) {
+            if (farthest >= 0 && !(lx_.coeff(farthest) <= rx_.coeff(farthest))) first_side = kFixR;
+            if (farthest >= 0 && farthest_value > feasibility_threshold(x_)) {
+              branch = farthest;
+              expand = true;
+            } else {
               // Complementary within tolerance: polish on the active sides, keep the better.
               // The polished branch closes the node only when it meets the node's bound (up to
               // the prune tolerance). Otherwise a free pair near zero on both sides (the
               // tolerance is relative to ||x||: 1.25 at x ~ 1e9) hides a better branch on its
-              // other side, found 1e-3 below the polished one: branch on the free pair farthest
-              // from complementarity instead. With no free pair the node is its own branch.
-              lx_scratch_ = lx_;
-              rx_scratch_ = rx_;
+              // other side, found 1e-3 below the polished one: branch on the farthest free pair
+              // instead. With no free pair the node is its own branch.
               best_fix_scratch_ = fix_;  // polish fixes the free pairs: restored below
               Scalar value = node_value;
               const bool polished = polish(p, value);
@@ -1022,25 +1025,12 @@ class LcqpSolver {
               fix_ = best_fix_scratch_;
               const bool closed =
                   polished && !(value - node_value > settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value)));
-              if (!closed) {
-                lx_ = lx_scratch_;
-                rx_ = rx_scratch_;
-                Scalar farthest = -infinity<Scalar>();
-                for (Index i = 0; i < m_; ++i) {
-                  const Scalar v = detail::min_of(lx_.coeff(i), rx_.coeff(i));
-                  if (fix_.coeff(i) == kFree && v > farthest) {
-                    farthest = v;
-                    branch = i;
-                  }
-                }
-                if (branch >= 0) {
-                  expand = true;
-                } else if (!polished) {
-                  exhausted = false;  // a branch QP that could not be confirmed: nothing is proved
-                }
+              if (!closed && farthest >= 0) {
+                branch = farthest;
+                expand = true;
+              } else if (!polished) {
+                exhausted = false;  // a branch QP that could not be confirmed: nothing is proved
               }
-            } else {
-              expand = true;
             }
           }
         } else if (r.status != Status::Infeasible) {
@@ -1050,7 +1040,7 @@ class LcqpSolver {
           stack_pair_.coeffRef(depth) = static_cast<int>(branch);
           stack_state_.coeffRef(depth) = 0;
           stack_bound_.coeffRef(depth) = node_value;
-          fix_.coeffRef(branch) = lx_.coeff(branch) <= rx_.coeff(branch) ? kFixL : kFixR;
+          fix_.coeffRef(branch) = first_side;
           ++depth;
           descend = true;
           continue;
@@ -1279,7 +1269,7 @@ class LcqpSolver {
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
-  VectorP lx_, rx_, lx_scratch_, rx_scratch_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
