@@ -249,6 +249,41 @@ claw::LcqpProblem<double> reverse_selector_lcqp(int rows) {
   return p;
 }
 
+/// The fuzz_lcqp instance family of several tests below: rows A, R1 equal (or nearly) to
+/// r0 (1, 1, 1, 1), R0, R2, R3 close to it, all held at the same rhs, L selecting the variables in
+/// reverse order. With R0 held, A, R0 and R3 force x1 = x2 = 0 through rows 3e-5 apart (working
+/// sets of kappa 1e7 to 1e9, multipliers of 5e13 at the node's vertex).
+constexpr double kR0 = 0x1.159071b9677c3p-10;
+constexpr double kRhs = 0x1.b1b1b1b1b1b2p-4;
+
+claw::LcqpProblem<double> near_parallel_rows_lcqp(const Eigen::Matrix4d& q, double a00) {
+  claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
+  p.Q = q;
+  p.g << -0x1.4e1ae7b4814e7p-8, 0x1.13f6d68632af6p-10, kR0, kR0;
+  p.A.setConstant(kR0);
+  p.A(0, 0) = a00;
+  p.lbA << kRhs;
+  p.ubA << kRhs;
+  p.R.setConstant(kR0);
+  p.R(0, 1) = -0x1.e239263926393p+9;
+  p.R(0, 2) = 0x1.1eaf332a1471fp-10;
+  p.R(2, 3) = 0x1.5af48e27c15b4p-7;
+  p.R(3, 1) = 0x1.0dcdda9aa767bp-10;
+  p.lbR.setConstant(kRhs);
+  p.ubR(3) = 0x1.6e0eee0eee0efp+1;
+  return p;
+}
+
+/// The family's Q: 1 + small on the diagonal; the entries that differ between instances as given.
+Eigen::Matrix4d near_identity_q(double q00, double q01, double q02, double q03, double q13, double q23, double q33) {
+  Eigen::Matrix4d q;
+  q << q00, q01, q02, q03,  //
+      q01, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, q13,  //
+      q02, 0x1.63a8e8c942e79p-16, 0x1.0004e3d0d2b07p+0, q23,  //
+      q03, q13, q23, q33;
+  return q;
+}
+
 /// The best objective over the 2^m branch QPs (pair i on its L side or on its R side).
 double best_branch(const claw::LcqpProblem<double>& p) {
   const auto branches = claw_test::solve_lcqp_branches(p);
@@ -289,22 +324,10 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
     CHECK(r.objective <= best + 1e-6 * best);
   }
   {
-    claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
-    p.Q << 0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
-        0x1.a15e6de81ed66p-16, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.13489f0727e8p-13,
-        0x1.2dc604fec6eb1p-18, 0x1.63a8e8c942e79p-16, 0x1.0004e3d0d2b07p+0, -0x1.2f927302f1d83p-16,
-        0x1.60c7528cdb776p-21, 0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0;
-    p.g << -0x1.4e1ae7b4814e7p-8, 0x1.13f6d68632af6p-10, r0, r0;
-    p.A << 0x1.0a48b85d333ecp-10, r0, r0, r0;
-    p.lbA << rhs;
-    p.ubA << rhs;
-    p.R.setConstant(r0);
-    p.R(0, 1) = -0x1.e239263926393p+9;
-    p.R(0, 2) = 0x1.1eaf332a1471fp-10;
-    p.R(2, 3) = 0x1.5af48e27c15b4p-7;
-    p.R(3, 1) = 0x1.0dcdda9aa767bp-10;
-    p.lbR.setConstant(rhs);
-    p.ubR(3) = 0x1.6e0eee0eee0efp+1;
+    const auto p = near_parallel_rows_lcqp(
+        near_identity_q(0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
+                        0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
+        0x1.0a48b85d333ecp-10);
     settings.use_monotone_path = false;
     REQUIRE(solver.set_settings(settings) == Status::Ok);
     const auto& r = solver.solve(p);
@@ -354,4 +377,65 @@ TEST_CASE("LCQP regression: a leaf whose polished branch misses the node's bound
   REQUIRE(r.status == Status::Ok);
   REQUIRE(r.certified_global);
   CHECK(r.objective <= best + 1e-6 * best);
+}
+
+TEST_CASE("QP regression: a warm start through a nearly dependent working set ends at the optimum",
+          "[qp][regression]") {
+  // fuzz_lcqp (smoke, seed 1 of session 5): the node QP with pair 0 held on its R side, warm-started
+  // from the root's active set, passed through a nearly dependent working set (multipliers of 1e20
+  // cancelling) and answered Ok at a vertex that was not the optimum: objective 4999.494 where the
+  // cold solve gives 2499.832, stationarity residual 100. The recomputation of x and the
+  // multipliers from W now drops an inequality whose fresh multiplier is negative beyond rounding.
+  const auto p = near_parallel_rows_lcqp(
+      near_identity_q(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5d90132f2b1c8p-21,
+                      0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
+      kR0);
+  Eigen::MatrixXd rows(9, 4);
+  rows << p.A, p.L, p.R;
+  Eigen::VectorXd lo(9), hi(9);
+  lo << p.lbA, p.lbL, p.lbR;
+  hi << p.ubA, p.ubL, p.ubR;
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> warm(4, 9), cold(4, 9);
+  for (auto* qp : {&warm, &cold}) {
+    REQUIRE(qp->set_hessian(p.Q) == Status::Ok);
+    REQUIRE(qp->set_constraints(rows) == Status::Ok);
+  }
+  const auto& root = warm.solve(p.g, p.lb, p.ub, lo, hi);
+  REQUIRE(root.status == Status::Ok);
+  const auto guess = root.active_set;
+  hi(5) = lo(5);  // pair 0 on its R side
+  const auto& c = cold.solve(p.g, p.lb, p.ub, lo, hi);
+  const auto& w = warm.solve(p.g, p.lb, p.ub, lo, hi, guess);
+  REQUIRE(c.status == Status::Ok);
+  REQUIRE(w.status == Status::Ok);
+  CHECK(c.objective == Approx(2499.8324).epsilon(1e-6));
+  CHECK(w.objective == Approx(c.objective).epsilon(1e-6));
+  // The multipliers are of 5e13 here: a stationarity residual of 1e-4 is their rounding, 100 was not.
+  CHECK(w.residuals.stationarity <= 1e-3);
+  CHECK(w.residuals.dual == 0.0);
+}
+
+TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (smoke, seed 4 of session 5): the node QP with pair 0 on its R side, warm-started
+  // from the root's active set, reached the working set {A, R0, R3} (kappa 2.4e9), where x2 >= 0 is
+  // in W's span and x's rounding violates it by 6.4e-6, beyond the infeasibility threshold 5.1e-8:
+  // Infeasible. The cold solve of the same QP is Ok (2499.8328), and the pruned subtree held the
+  // optimum: branch and bound certified 2499.9035 where a branch gives 2499.8331.
+  const auto p = near_parallel_rows_lcqp(
+      near_identity_q(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5bee9c018afbp-21,
+                      0x1.1346fe8f936b8p-13, -0x1.2f9f7464a2a31p-16, 0x1.0001b384bb82ap+0),
+      kR0);
+  claw::LcqpSolver<double> solver;
+  auto settings = solver.settings();
+  settings.max_pairs_for_branch_and_bound = 24;
+  settings.use_monotone_path = true;
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
+  const auto& r = solver.solve(p);
+  const auto branches = claw_test::solve_lcqp_branches(p);
+  REQUIRE(branches.hessian_accepted);
+  CHECK(branches.certified_ceiling == Approx(2499.8331).epsilon(1e-6));
+  REQUIRE(r.status == Status::Ok);
+  REQUIRE(r.certified_global);
+  CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
 }

@@ -907,12 +907,20 @@ class LcqpSolver {
     }
   }
 
-  /// Solves the QP with gradient `g` and the current fixings, warm-started from the last QP.
+  /// Solves the QP with gradient `g` and the current fixings, warm-started from the last QP. A warm
+  /// solve that fails is repeated cold (one more QP solve): the warm path may pass through a nearly
+  /// dependent working set (kappa 2e9) where a constraint in its span is violated by x's rounding
+  /// (6e-6, beyond the infeasibility threshold), and a feasible node was taken for Infeasible and
+  /// pruned; the cold path reached the same vertex through a better conditioned set.
   template <typename DG>
   const typename Qp::Result& solve_qp(const Problem& p, const Eigen::MatrixBase<DG>& g) noexcept {
     apply_fixings(p);
     ++result_.qp_solves;
-    if (has_guess_) return qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_, qp_.result().active_set);
+    if (has_guess_) {
+      const auto& warm = qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_, qp_.result().active_set);
+      if (warm.status == Status::Ok) return warm;
+      ++result_.qp_solves;
+    }
     has_guess_ = true;
     return qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_);
   }

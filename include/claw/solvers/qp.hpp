@@ -201,7 +201,10 @@ struct QpResult {
 /// the QP with W0 held as equalities; while an inequality of W0 has a negative multiplier, the most
 /// negative one is dropped (one iteration each). The Goldfarb-Idnani iteration then runs from there.
 /// The answer is the same as a cold solve's (the minimiser is unique); only the path is shorter when
-/// the guess is close to the final active set. When `guess` equals this solver's last
+/// the guess is close to the final active set. Up to rounding: a path through a nearly dependent
+/// working set (kappa ~ 1e9) has ended Infeasible on a QP that the cold solve answered Ok, a
+/// constraint in W's span violated by x's rounding; a caller that cannot afford such a verdict
+/// repeats a failed warm solve cold (LcqpSolver does). When `guess` equals this solver's last
 /// result().active_set and neither set_hessian() nor set_constraints() was called since, the last
 /// factorisation is reused as is (inequalities whose bound became infinite leave W, rows that
 /// became equalities join it, released equalities stay in W on their finite side until their
