@@ -256,7 +256,8 @@ claw::LcqpProblem<double> reverse_selector_lcqp(int rows) {
 constexpr double kR0 = 0x1.159071b9677c3p-10;
 constexpr double kRhs = 0x1.b1b1b1b1b1b2p-4;
 
-claw::LcqpProblem<double> near_parallel_rows_lcqp(const Eigen::Matrix4d& q, double a00) {
+claw::LcqpProblem<double> near_parallel_rows_lcqp(const Eigen::Matrix4d& q, double a00,
+                                                  double ubr3 = 0x1.6e0eee0eee0efp+1) {
   claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
   p.Q = q;
   p.g << -0x1.4e1ae7b4814e7p-8, 0x1.13f6d68632af6p-10, kR0, kR0;
@@ -270,17 +271,15 @@ claw::LcqpProblem<double> near_parallel_rows_lcqp(const Eigen::Matrix4d& q, doub
   p.R(2, 3) = 0x1.5af48e27c15b4p-7;
   p.R(3, 1) = 0x1.0dcdda9aa767bp-10;
   p.lbR.setConstant(kRhs);
-  p.ubR(3) = 0x1.6e0eee0eee0efp+1;
+  p.ubR(3) = ubr3;
   return p;
 }
 
-/// The family's Q: 1 + small on the diagonal; the entries that differ between instances as given.
-Eigen::Matrix4d near_identity_q(double q00, double q01, double q02, double q03, double q13, double q23, double q33) {
+/// A symmetric 4 x 4 matrix from its upper triangle, row by row.
+Eigen::Matrix4d symmetric4(double q00, double q01, double q02, double q03, double q11, double q12, double q13,
+                           double q22, double q23, double q33) {
   Eigen::Matrix4d q;
-  q << q00, q01, q02, q03,  //
-      q01, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, q13,  //
-      q02, 0x1.63a8e8c942e79p-16, 0x1.0004e3d0d2b07p+0, q23,  //
-      q03, q13, q23, q33;
+  q << q00, q01, q02, q03, q01, q11, q12, q13, q02, q12, q22, q23, q03, q13, q23, q33;
   return q;
 }
 
@@ -325,8 +324,9 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
   }
   {
     const auto p = near_parallel_rows_lcqp(
-        near_identity_q(0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
-                        0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
+        symmetric4(0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
+                   0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.13489f0727e8p-13, 0x1.0004e3d0d2b07p+0,
+                   -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
         0x1.0a48b85d333ecp-10);
     settings.use_monotone_path = false;
     REQUIRE(solver.set_settings(settings) == Status::Ok);
@@ -387,8 +387,9 @@ TEST_CASE("QP regression: a warm start through a nearly dependent working set en
   // cold solve gives 2499.832, stationarity residual 100. The recomputation of x and the
   // multipliers from W now drops an inequality whose fresh multiplier is negative beyond rounding.
   const auto p = near_parallel_rows_lcqp(
-      near_identity_q(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5d90132f2b1c8p-21,
-                      0x1.13489f0727e8p-13, -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5d90132f2b1c8p-21,
+                 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.13489f0727e8p-13, 0x1.0004e3d0d2b07p+0,
+                 -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
       kR0);
   Eigen::MatrixXd rows(9, 4);
   rows << p.A, p.L, p.R;
@@ -415,6 +416,30 @@ TEST_CASE("QP regression: a warm start through a nearly dependent working set en
   CHECK(w.residuals.dual == 0.0);
 }
 
+namespace {
+
+/// Branch and bound on `p` (every pair, monotone path on): the certified answer must not be above
+/// the tolerance-aware best branch (claw_test::LcqpBranches::certified_ceiling, which `ceiling`
+/// gives to 1e-6); an uncertified answer proves nothing and is not compared, unless
+/// `must_certify`.
+void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling, bool must_certify) {
+  claw::LcqpSolver<double> solver;
+  auto settings = solver.settings();
+  settings.max_pairs_for_branch_and_bound = 24;
+  settings.use_monotone_path = true;
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
+  const auto& r = solver.solve(p);
+  const Eigen::VectorXd x = r.x;
+  const auto branches = claw_test::solve_lcqp_branches(p, &x);
+  REQUIRE(branches.hessian_accepted);
+  CHECK(branches.certified_ceiling == Approx(ceiling).epsilon(1e-6));
+  REQUIRE(r.status == Status::Ok);
+  if (must_certify) CHECK(r.certified_global);
+  if (r.certified_global) CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
+}
+
+}  // namespace
+
 TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
           "[lcqp][regression]") {
   // fuzz_lcqp (smoke, seed 4 of session 5): the node QP with pair 0 on its R side, warm-started
@@ -423,19 +448,56 @@ TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold befor
   // Infeasible. The cold solve of the same QP is Ok (2499.8328), and the pruned subtree held the
   // optimum: branch and bound certified 2499.9035 where a branch gives 2499.8331.
   const auto p = near_parallel_rows_lcqp(
-      near_identity_q(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5bee9c018afbp-21,
-                      0x1.1346fe8f936b8p-13, -0x1.2f9f7464a2a31p-16, 0x1.0001b384bb82ap+0),
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5bee9c018afbp-21,
+                 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.1346fe8f936b8p-13, 0x1.0004e3d0d2b07p+0,
+                 -0x1.2f9f7464a2a31p-16, 0x1.0001b384bb82ap+0),
       kR0);
+  check_branch_and_bound(p, 2499.8331, true);
+}
+
+
+TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W is not a proof of infeasibility",
+          "[qp][lcqp][regression]") {
+  // fuzz_lcqp (smoke, session 6): the family above, node QP with pair 0 on its R side. Over
+  // W = {A, R0, R3} (kappa 2.4e9) x2 >= 0 is in W's span and x's rounding misses it by 1.0e-5
+  // (infeasibility threshold 5.1e-8, rounding of x over W 4.4e-4); the cold solve said Infeasible
+  // and branch and bound pruned the subtree that holds the optimum (certified 2499.90 and 2500.70
+  // where branches give 2499.82 and 2499.83). Now the constraint takes the place of the inequality
+  // of W it leans on most (which settles two of the instances); when none is left the QP says
+  // IllConditioned, which proves nothing, and branch and bound does not certify.
+  const auto b0cb = near_parallel_rows_lcqp(
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18, -0x1.1622467a59bbcp-23,
+                 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.117bc2dba00f9p-13, 0x1.0004e3d0d2b07p+0,
+                 -0x1.3ca0d6156d7e2p-16, 0x1.00015727d9d38p+0),
+      kR0, std::numeric_limits<double>::infinity());
+  {
+    Eigen::MatrixXd rows(9, 4);
+    rows << b0cb.A, b0cb.L, b0cb.R;
+    Eigen::VectorXd lo(9), hi(9);
+    lo << b0cb.lbA, b0cb.lbL, b0cb.lbR;
+    hi << b0cb.ubA, b0cb.ubL, b0cb.ubR;
+    hi(5) = lo(5);  // pair 0 on its R side
+    claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
+    REQUIRE(qp.set_hessian(b0cb.Q) == Status::Ok);
+    REQUIRE(qp.set_constraints(rows) == Status::Ok);
+    const auto& r = qp.solve(b0cb.g, b0cb.lb, b0cb.ub, lo, hi);
+    CHECK(r.status != Status::Infeasible);
+    if (r.status == Status::Ok) CHECK(r.objective == Approx(2499.8243).epsilon(1e-5));
+  }
+  check_branch_and_bound(b0cb, 2499.8242660499, false);
+  // The same family, where the exchange lets branch and bound certify the optimum.
+  const auto exchanged = near_parallel_rows_lcqp(
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, -0x1.bbc88c9f80da6p-17, 0x1.5bee9c018afbp-21,
+                 0x1.00a3e39050911p+0, -0x1.b6d78d098c31p-18, 0x1.1346fe8f936b8p-13, 0x1.003104957247cp+0,
+                 0x1.2a7991365f2bcp-14, 0x1.0001b384bb82ap+0),
+      kR0, std::numeric_limits<double>::infinity());
+  check_branch_and_bound(exchanged, 2499.8330905900, true);
   claw::LcqpSolver<double> solver;
   auto settings = solver.settings();
   settings.max_pairs_for_branch_and_bound = 24;
-  settings.use_monotone_path = true;
   REQUIRE(solver.set_settings(settings) == Status::Ok);
-  const auto& r = solver.solve(p);
-  const auto branches = claw_test::solve_lcqp_branches(p);
-  REQUIRE(branches.hessian_accepted);
-  CHECK(branches.certified_ceiling == Approx(2499.8331).epsilon(1e-6));
+  const auto& r = solver.solve(exchanged);
   REQUIRE(r.status == Status::Ok);
-  REQUIRE(r.certified_global);
-  CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
+  CHECK(r.certified_global);
+  CHECK(r.objective == Approx(2499.8331).epsilon(1e-6));
 }

@@ -142,10 +142,12 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   if constexpr (sizeof(Scalar) == 8) {
     if (settings.max_pairs_for_branch_and_bound == 0 || r.status == Status::MaxIterations) return;
     // The reference allows for what a branch QP's point gained from its violations within the
-    // tolerance, and leaves out branches that pass only up to the infeasibility tolerance
+    // tolerance and for what the solver's point loses to the rounding of its rows, and leaves out
+    // branches that pass only up to the infeasibility tolerance
     // (claw_test::LcqpBranches::certified_ceiling): with multipliers of 1e11, a violation of 1e-10
     // is worth 10 in the objective.
-    const auto branches = claw_test::solve_lcqp_branches(p);
+    const claw::Vector<Scalar, claw::Dynamic, kMaxN> solver_x = r.x;
+    const auto branches = claw_test::solve_lcqp_branches(p, &solver_x);
     if (!branches.hessian_accepted) return;
     const Scalar best = branches.certified_ceiling;
     if (r.status == Status::Infeasible) {

@@ -18,6 +18,7 @@ enum class Status : std::uint8_t {
   Infeasible,          ///< The problem has no solution (solvers, filters).
   MaxIterations,       ///< The iteration cap was reached before convergence (solvers).
   InvalidProblem,      ///< The problem data is inconsistent (solvers).
+  IllConditioned,      ///< Undecidable in this precision: the data's conditioning hides the answer (solvers).
 };
 
 /// A short, stable English name of a status (for logs; no allocation).
@@ -33,6 +34,7 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::Infeasible: return "Infeasible";
     case Status::MaxIterations: return "MaxIterations";
     case Status::InvalidProblem: return "InvalidProblem";
+    case Status::IllConditioned: return "IllConditioned";
   }
   return "Unknown";
 }
