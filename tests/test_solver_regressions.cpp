@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "claw/filters/fliqc.hpp"
 #include "claw/solvers/lcqp.hpp"
@@ -460,44 +461,44 @@ TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W i
           "[qp][lcqp][regression]") {
   // fuzz_lcqp (smoke, session 6): the family above, node QP with pair 0 on its R side. Over
   // W = {A, R0, R3} (kappa 2.4e9) x2 >= 0 is in W's span and x's rounding misses it by 1.0e-5
-  // (infeasibility threshold 5.1e-8, rounding of x over W 4.4e-4); the cold solve said Infeasible
-  // and branch and bound pruned the subtree that holds the optimum (certified 2499.90 and 2500.70
-  // where branches give 2499.82 and 2499.83). Now the constraint takes the place of the inequality
-  // of W it leans on most (which settles two of the instances); when none is left the QP says
-  // IllConditioned, which proves nothing, and branch and bound does not certify.
-  const auto b0cb = near_parallel_rows_lcqp(
+  // (infeasibility threshold 5.1e-8, rounding of x over W 4.4e-4); the QP said Infeasible and
+  // branch and bound pruned the subtree that holds the optimum (certified 2499.90 where a branch
+  // gives 2499.82). The QP now says IllConditioned, which proves nothing: branch and bound goes on
+  // without certifying.
+  const auto p = near_parallel_rows_lcqp(
       symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18, -0x1.1622467a59bbcp-23,
                  0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.117bc2dba00f9p-13, 0x1.0004e3d0d2b07p+0,
                  -0x1.3ca0d6156d7e2p-16, 0x1.00015727d9d38p+0),
       kR0, std::numeric_limits<double>::infinity());
-  {
-    Eigen::MatrixXd rows(9, 4);
-    rows << b0cb.A, b0cb.L, b0cb.R;
-    Eigen::VectorXd lo(9), hi(9);
-    lo << b0cb.lbA, b0cb.lbL, b0cb.lbR;
-    hi << b0cb.ubA, b0cb.ubL, b0cb.ubR;
-    hi(5) = lo(5);  // pair 0 on its R side
-    claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
-    REQUIRE(qp.set_hessian(b0cb.Q) == Status::Ok);
-    REQUIRE(qp.set_constraints(rows) == Status::Ok);
-    const auto& r = qp.solve(b0cb.g, b0cb.lb, b0cb.ub, lo, hi);
-    CHECK(r.status != Status::Infeasible);
-    if (r.status == Status::Ok) CHECK(r.objective == Approx(2499.8243).epsilon(1e-5));
-  }
-  check_branch_and_bound(b0cb, 2499.8242660499, false);
-  // The same family, where the exchange lets branch and bound certify the optimum.
-  const auto exchanged = near_parallel_rows_lcqp(
-      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, -0x1.bbc88c9f80da6p-17, 0x1.5bee9c018afbp-21,
-                 0x1.00a3e39050911p+0, -0x1.b6d78d098c31p-18, 0x1.1346fe8f936b8p-13, 0x1.003104957247cp+0,
-                 0x1.2a7991365f2bcp-14, 0x1.0001b384bb82ap+0),
+  Eigen::MatrixXd rows(9, 4);
+  rows << p.A, p.L, p.R;
+  Eigen::VectorXd lo(9), hi(9);
+  lo << p.lbA, p.lbL, p.lbR;
+  hi << p.ubA, p.ubL, p.ubR;
+  hi(5) = lo(5);  // pair 0 on its R side
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
+  CHECK(r.status == Status::IllConditioned);
+  CHECK(std::string(claw::to_string(r.status)) == "IllConditioned");
+  check_branch_and_bound(p, 2499.8242660499, false);
+}
+
+TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a node bound",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (smoke, session 6): the family above, node QP with pair 0 on its R side, warm-started:
+  // Ok after one iteration at a vertex that is not the minimiser, stationarity residual 768 beside
+  // gradients of 100 (the recomputation after steps had set a real negative multiplier to 0, its
+  // constraint having left W once already). Its objective, 37294, closed the node as a leaf, and
+  // the subtree held the optimum: certified 4999.49 where a branch gives 4412.48. Such an answer
+  // is now repeated cold, and not taken as a bound unless settled (here the cold answer is not
+  // either: the answer comes back uncertified).
+  auto p = near_parallel_rows_lcqp(
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18, 0x1.4dbcaeb8e7fa5p-10,
+                 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.050691c764a03p-3, 0x1.0004e3d0d2b07p+0,
+                 0x1.48d2dc72c6172p-10, 0x1.dfd748cecfb29p+2),
       kR0, std::numeric_limits<double>::infinity());
-  check_branch_and_bound(exchanged, 2499.8330905900, true);
-  claw::LcqpSolver<double> solver;
-  auto settings = solver.settings();
-  settings.max_pairs_for_branch_and_bound = 24;
-  REQUIRE(solver.set_settings(settings) == Status::Ok);
-  const auto& r = solver.solve(exchanged);
-  REQUIRE(r.status == Status::Ok);
-  CHECK(r.certified_global);
-  CHECK(r.objective == Approx(2499.8331).epsilon(1e-6));
+  p.R(2, 2) = 0x1.1501150115015p-10;
+  check_branch_and_bound(p, 4412.4796991906, false);
 }

@@ -27,10 +27,11 @@ struct LcqpBranches {
   /// optimum. A branch that is infeasible once moved inward, or that meets the stopping test only up
   /// to the infeasibility tolerance (a dependent constraint left out of the working set), is not a
   /// reference. With the solver's point x_s given, each branch's value also allows for x_s missing
-  /// the rows the branch holds active on their costly side by rounding: sum |y_i| min(d_i, 8 n eps
-  /// |a_i|'|x_s|), d_i the distance of a_i'x_s from the bound y_i's sign selects (at ||x|| ~ 1.2e9
-  /// an equality row of norm 104 is met to 2e-6 at best, and its multiplier is 5e18: 1e13 of the
-  /// objective 1.4e18). +inf if no branch qualifies.
+  /// the rows the branch holds active by rounding: sum |y_i| max(min(d_i, 8 n eps s_i), eps s_i),
+  /// s_i = |a_i|'|x_s| and d_i the distance of a_i'x_s from the bound y_i's sign selects (x_s's own
+  /// representation fixes a_i'x_s only to about eps s_i; at ||x|| ~ 1.2e9 an equality row of norm
+  /// 104 is met to 2e-6 at best, and its multiplier is 5e18: 1e13 of the objective 1.4e18).
+  /// +inf if no branch qualifies.
   Scalar certified_ceiling = claw::infinity<Scalar>();
 };
 
@@ -116,7 +117,8 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
         const Scalar y = moved.constraint_multipliers(i);
         if (y == Scalar(0)) continue;
         const Scalar d = std::fabs(rows.row(i).dot(*solver_x) - (y > Scalar(0) ? held_lo(i) : held_hi(i)));
-        gained += std::fabs(y) * std::min(d, rounding * rows.row(i).cwiseAbs().dot(solver_x->cwiseAbs()));
+        const Scalar size = rows.row(i).cwiseAbs().dot(solver_x->cwiseAbs());  // |a_i|'|x_s|
+        gained += std::fabs(y) * std::max(std::min(d, rounding * size), std::numeric_limits<Scalar>::epsilon() * size);
       }
     }
     out.certified_ceiling = std::min(out.certified_ceiling, moved.objective + gained);
