@@ -502,3 +502,30 @@ TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a nod
   p.R(2, 2) = 0x1.1501150115015p-10;
   check_branch_and_bound(p, 4412.4796991906, false);
 }
+
+TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is NumericalOverflow, not Ok",
+          "[qp][regression]") {
+  // fuzz_qp (10-minute run, session 6): n = 1, Q = max/4, g = max (the largest double), five equal
+  // equality rows -max/4 x = -max/4: x = 1, finite multipliers, but Q x + g overflows: the answer
+  // was Ok with objective +inf and a NaN stationarity residual.
+  const double big = std::numeric_limits<double>::max();
+  claw::QpSolver<double, 1, 5> qp;
+  claw::QpSettings<double> settings;  // the fuzz input's: an infeasibility tolerance of 7e8
+  settings.feasibility_tolerance = 0x1.19799812dea11p-40;
+  settings.infeasibility_tolerance = 0x1.5c41252855286p+29;
+  settings.dependence_tolerance = 0x1.f4p-43;
+  REQUIRE(qp.set_settings(settings) == Status::Ok);
+  const Eigen::Matrix<double, 1, 1> q(big / 4), g(big), lb(0x1p-52), ub(0x1.1f1f1f1f1f1f2p-1);
+  const Eigen::Matrix<double, 5, 1> a = Eigen::Matrix<double, 5, 1>::Constant(-big / 4);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, a, a);
+  CHECK(r.status == Status::NumericalOverflow);
+  CHECK(r.x.isZero(0.0));  // the last Ok solution: none yet
+  // With g = 1 the gradient is finite: Ok, residuals finite.
+  const auto& s = qp.solve(Eigen::Matrix<double, 1, 1>(1.0), lb, Eigen::Matrix<double, 1, 1>(2.0), a, a);
+  REQUIRE(s.status == Status::Ok);
+  CHECK(s.x(0) == 1.0);
+  CHECK(std::isfinite(s.objective));
+  CHECK(s.residuals.stationarity >= 0.0);
+}

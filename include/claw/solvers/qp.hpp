@@ -458,10 +458,11 @@ class QpSolver {
     clear_set_aside();
     result_.iterations = iterations;
     write_active_set();
-    // A solution that overflowed (finite data of extreme range) is not an answer.
-    const Status final_status =
-        status == Status::Ok && !(all_finite(x_) && all_finite(u_.head(q_size_))) ? Status::NumericalOverflow
-                                                                                  : status;
+    // A solution that overflowed (finite data of extreme range) is not an answer; nor is one whose
+    // gradient Q x + g overflows (Q of 1e308 at ||x|| = 1: objective +inf, stationarity NaN).
+    const bool overflowed = !(all_finite(x_) && all_finite(u_.head(q_size_))) ||
+                            (settings_.compute_residuals && !gradient_is_finite());
+    const Status final_status = status == Status::Ok && overflowed ? Status::NumericalOverflow : status;
     result_.status = final_status;
     if (final_status == Status::Ok) {
       write_solution();
@@ -469,6 +470,13 @@ class QpSolver {
       result_.residuals = QpResiduals<Scalar>{};
     }
     return result_;
+  }
+
+  /// Whether Q x + g is finite at x_ (uses work_).
+  bool gradient_is_finite() noexcept {
+    work_.noalias() = q_ * x_;
+    work_ += g_;
+    return all_finite(work_);
   }
 
   static bool valid_interval(Scalar lo, Scalar hi) noexcept {
