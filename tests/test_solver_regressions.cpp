@@ -419,6 +419,21 @@ TEST_CASE("QP regression: a warm start through a nearly dependent working set en
 
 namespace {
 
+/// Cold QP solve of the branch-and-bound node of `p` (m = 4, one row of A) with pair 0 held on its R
+/// side and the other pairs free; returns its status.
+Status node_qp_status(const claw::LcqpProblem<double>& p) {
+  Eigen::MatrixXd rows(9, 4);
+  rows << p.A, p.L, p.R;
+  Eigen::VectorXd lo(9), hi(9);
+  lo << p.lbA, p.lbL, p.lbR;
+  hi << p.ubA, p.ubL, p.ubR;
+  hi(5) = lo(5);  // pair 0 on its R side
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  return qp.solve(p.g, p.lb, p.ub, lo, hi).status;
+}
+
 /// Branch and bound on `p` (every pair, monotone path on): the certified answer must not be above
 /// the tolerance-aware best branch (claw_test::LcqpBranches::certified_ceiling, which `ceiling`
 /// gives to 1e-6); an uncertified answer proves nothing and is not compared, unless
@@ -470,18 +485,9 @@ TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W i
                  0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.117bc2dba00f9p-13, 0x1.0004e3d0d2b07p+0,
                  -0x1.3ca0d6156d7e2p-16, 0x1.00015727d9d38p+0),
       kR0, std::numeric_limits<double>::infinity());
-  Eigen::MatrixXd rows(9, 4);
-  rows << p.A, p.L, p.R;
-  Eigen::VectorXd lo(9), hi(9);
-  lo << p.lbA, p.lbL, p.lbR;
-  hi << p.ubA, p.ubL, p.ubR;
-  hi(5) = lo(5);  // pair 0 on its R side
-  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
-  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
-  REQUIRE(qp.set_constraints(rows) == Status::Ok);
-  const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
-  CHECK(r.status == Status::IllConditioned);
-  CHECK(std::string(claw::to_string(r.status)) == "IllConditioned");
+  const Status node = node_qp_status(p);
+  CHECK(node == Status::IllConditioned);
+  CHECK(std::string(claw::to_string(node)) == "IllConditioned");
   check_branch_and_bound(p, 2499.8242660499, false);
 }
 
@@ -550,16 +556,7 @@ TEST_CASE("QP regression: a miss within the cancellation of W's multipliers is n
       1.0, 1.0, 1.0, 1.0;
   p.lbR << kRhs, kRhs, 1.0, kRhs;
   p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
-  Eigen::MatrixXd rows(9, 4);
-  rows << p.A, p.L, p.R;
-  Eigen::VectorXd lo(9), hi(9);
-  lo << p.lbA, p.lbL, p.lbR;
-  hi << p.ubA, p.ubL, p.ubR;
-  hi(5) = lo(5);  // pair 0 on its R side
-  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 9);
-  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
-  REQUIRE(qp.set_constraints(rows) == Status::Ok);
-  CHECK(qp.solve(p.g, p.lb, p.ub, lo, hi).status != Status::Infeasible);
+  CHECK(node_qp_status(p) != Status::Infeasible);
   claw::LcqpSolver<double> solver;
   auto settings = solver.settings();
   settings.max_pairs_for_branch_and_bound = 24;
