@@ -476,8 +476,7 @@ class FliqcFilter {
     result_.qdot.setZero(n_);
     // The least-violation velocity only for a well-posed cycle that has no answer; a refused or
     // overflowing problem stops.
-    const bool well_posed = result_.status == Status::Infeasible || result_.status == Status::MaxIterations ||
-                            result_.status == Status::IllConditioned;
+    const bool well_posed = result_.status == Status::Infeasible || result_.status == Status::MaxIterations;
     if (settings_.fallback != FliqcFallback::LeastViolation || !well_posed) return;
     const Index n = n_;
     const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);

@@ -117,8 +117,8 @@ struct QpSettings {
   /// times ||L^-1 n||: it is then not added to the factorisation (a pure dual step, or Infeasible,
   /// follows). Finite, >= 0. Default 1000 eps.
   Scalar dependence_tolerance = Scalar(1000) * std::numeric_limits<Scalar>::epsilon();
-  /// Fill QpResult::residuals (costs one n x n and one m x n product per Ok solve). When false
-  /// they are left at +inf.
+  /// Fill QpResult::residuals (costs two n x n products, one of them the check that Q x + g does
+  /// not overflow, and one m x n product per Ok solve). When false they are left at +inf.
   bool compute_residuals = true;
 
   /// InvalidParameter when max_iterations < 0 or a tolerance is negative or not finite.
@@ -460,9 +460,10 @@ class QpSolver {
     result_.iterations = iterations;
     write_active_set();
     // A solution that overflowed (finite data of extreme range) is not an answer; nor is one whose
-    // gradient Q x + g overflows (Q of 1e308 at ||x|| = 1: objective +inf, stationarity NaN).
+    // gradient Q x + g overflows (Q of 1e308 at ||x|| = 1: objective +inf, stationarity NaN),
+    // checked when the residuals are computed (one more n x n product per Ok solve).
     const bool overflowed = !(all_finite(x_) && all_finite(u_.head(q_size_))) ||
-                            (settings_.compute_residuals && !gradient_is_finite());
+                            (status == Status::Ok && settings_.compute_residuals && !gradient_is_finite());
     const Status final_status = status == Status::Ok && overflowed ? Status::NumericalOverflow : status;
     result_.status = final_status;
     if (final_status == Status::Ok) {
@@ -918,6 +919,9 @@ class QpSolver {
             solve_r(d_, work2_);    // r again: the recomputation used work2_
           }
           const Scalar miss = -s * inv_norm(p);
+          // A zero row's miss is exact (a'x = 0 for every x): no rounding allowance.
+          const bool zero_row = p >= n_ && a_.row(p - n_).isZero(Scalar(0));
+          if (miss > threshold(settings_.infeasibility_tolerance) && (zero_row || n_ == 0)) return Status::Infeasible;
           if (miss > threshold(settings_.infeasibility_tolerance)) {
             // x over a nearly dependent W carries an error of about eps kappa (1 + ||x||_inf): a
             // miss within it proves nothing (W of kappa 2.4e9 where x2 >= 0, in W's span, was
