@@ -535,31 +535,3 @@ TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is Numerica
   CHECK(std::isfinite(s.objective));
   CHECK(s.residuals.stationarity >= 0.0);
 }
-
-TEST_CASE("QP regression: a miss within the cancellation of W's multipliers is no proof of infeasibility",
-          "[qp][lcqp][regression]") {
-  // fuzz_lcqp (smoke, seed 6, session 6): node QP with pair 0 on its R side over the family above
-  // (R2 = (r0, r0, r0, 1), R3 = (1, 1, 1, 1)). Over W = {A, R0, R1, x0 >= 0} (R's kappa 1e7,
-  // multipliers 2e15 beside a gradient of 100) x2 >= 0 was missed by 4e-4, taken as a proof:
-  // Infeasible, and branch and bound answered Infeasible while x = (0, 0, 0, 100) is feasible.
-  claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
-  p.Q = symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18, 0x1.1db85db443d2bp-19,
-                   0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.1017e9495cfb6p-13, 0x1.0004e3d0d2b07p+0,
-                   0x1.17c2790d11a3cp-17, 0x1.00014bad9a8ecp+0);
-  p.g.setConstant(kR0);
-  p.A << 0x1.15a4ecaf2a2p-10, kR0, kR0, kR0;
-  p.lbA << kRhs;
-  p.ubA << kRhs;
-  p.R << kR0, -0x1.e239263926393p+9, 0x1.1eaf332a1471fp-10, kR0,  //
-      kR0, 0x1.153e85e25cecdp-10, kR0, kR0,                         //
-      kR0, kR0, kR0, 1.0,                                           //
-      1.0, 1.0, 1.0, 1.0;
-  p.lbR << kRhs, kRhs, 1.0, kRhs;
-  p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
-  CHECK(node_qp_status(p) != Status::Infeasible);
-  claw::LcqpSolver<double> solver;
-  auto settings = solver.settings();
-  settings.max_pairs_for_branch_and_bound = 24;
-  REQUIRE(solver.set_settings(settings) == Status::Ok);
-  CHECK(solver.solve(p).status != Status::Infeasible);
-}

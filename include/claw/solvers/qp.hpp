@@ -108,8 +108,7 @@ struct QpSettings {
   /// this much (see QpResiduals::primal). An equality row linearly dependent on the other
   /// equalities must hold within the same tolerance, or the problem is Infeasible. A violation
   /// above this threshold but within the rounding of x over W, 16 eps kappa (1 + ||x||_inf) with
-  /// kappa W's conditioning (the larger of R's and max_k |u_k| ||a_k|| / max(1, ||Qx + g||_inf),
-  /// how much W's normals cancel), proves nothing: the solve ends with Status::IllConditioned.
+  /// kappa W's conditioning, proves nothing: the solve ends with Status::IllConditioned.
   /// Finite, >= feasibility_tolerance.
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
@@ -929,22 +928,8 @@ class QpSolver {
             // Infeasible). Letting p take the place of the inequality of W it leans on most was
             // tried: the restart from the smaller W ended Ok at non-optimal vertices
             // (stationarity 8 to 768), worse than saying so.
-            // kappa from R can understate it: multipliers far above the gradient they balance
-            // (2e15 beside 100, rows of norm 2e-3) say how much W's normals cancel, and x2 was
-            // missed by 4e-4 over such a W with kappa 1e7. The larger of the two counts.
-            z_.noalias() = q_ * x_;
-            z_ += g_;
-            const Scalar gradient = z_.cwiseAbs().maxCoeff();
-            Scalar cancellation = Scalar(1);
-            for (Index k = 0; k < q_size_; ++k) {
-              const Scalar weight = std::fabs(u_.coeff(k)) / inv_norm(w_index_.coeff(k));
-              const Scalar ratio = weight / (gradient > Scalar(1) ? gradient : Scalar(1));
-              cancellation = ratio > cancellation ? ratio : cancellation;
-            }
-            const Scalar kappa = working_set_condition();
             const Scalar x_rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
-                                      (kappa > cancellation ? kappa : cancellation) *
-                                      (Scalar(1) + x_.cwiseAbs().maxCoeff());
+                                      working_set_condition() * (Scalar(1) + x_.cwiseAbs().maxCoeff());
             return miss <= x_rounding ? Status::IllConditioned : Status::Infeasible;
           }
           // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
