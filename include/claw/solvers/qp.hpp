@@ -97,7 +97,9 @@ struct QpSettings {
   /// A constraint counts as violated when its distance to the feasible side, measured along the
   /// row's unit normal (b - a'x) / ||a|| (simple bounds: lb - x), exceeds
   /// feasibility_tolerance (1 + ||x||_inf). The solve ends when no constraint is violated in this
-  /// sense. Finite, >= 0.
+  /// sense. Finite, >= eps (std::numeric_limits<Scalar>::epsilon()): a smaller one asks for more
+  /// than the arithmetic can hold (x itself is only known to eps ||x||, and a row's right-hand
+  /// side below the smallest normal number loses all relative precision).
   Scalar feasibility_tolerance = default_qp_feasibility_tolerance<Scalar>();
   /// When a violated constraint is linearly dependent on the working set W and no multiplier of W
   /// can make room for it, its violation at x equals (in exact arithmetic) its violation at every
@@ -109,7 +111,7 @@ struct QpSettings {
   /// equalities must hold within the same tolerance, or the problem is Infeasible. A violation
   /// above this threshold but within the rounding of x over W, 16 eps kappa (1 + ||x||_inf) with
   /// kappa W's conditioning, proves nothing: the solve ends with Status::IllConditioned.
-  /// Finite, >= feasibility_tolerance.
+  /// Finite, >= feasibility_tolerance (so >= eps).
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
@@ -120,11 +122,13 @@ struct QpSettings {
   /// not overflow, and one m x n product per Ok solve). When false they are left at +inf.
   bool compute_residuals = true;
 
-  /// InvalidParameter when max_iterations < 0 or a tolerance is negative or not finite.
+  /// InvalidParameter when max_iterations < 0, a tolerance is negative or not finite, or the
+  /// feasibility tolerance is below eps.
   Status validate() const noexcept {
     if (max_iterations < 0) return Status::InvalidParameter;
     for (Scalar t : {feasibility_tolerance, infeasibility_tolerance, dependence_tolerance})
       if (!std::isfinite(t) || t < Scalar(0)) return Status::InvalidParameter;
+    if (feasibility_tolerance < std::numeric_limits<Scalar>::epsilon()) return Status::InvalidParameter;
     if (infeasibility_tolerance < feasibility_tolerance) return Status::InvalidParameter;
     return Status::Ok;
   }
@@ -535,6 +539,15 @@ class QpSolver {
     return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) || !(d2_norm2 > Scalar(0));
   }
 
+  /// For a d_ that dependent() called dependent: true when it is so only within W's rounding
+  /// allowance (its sine exceeds dependence_tolerance; W leaves room for a new direction).
+  bool dependent_only_by_rounding(Index end, Scalar d2_norm2) const noexcept {
+    if (q_size_ >= n_ || end <= q_size_ || !(d2_norm2 > Scalar(0))) return false;
+    const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
+    const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
+    return d2_norm2 > tol2 * d_norm2;
+  }
+
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
   /// to W with multiplier u: rotates d_'s tail into position q and J's columns alike.
   void append(Index c, int sign, bool equality, Index end, Scalar u) noexcept {
@@ -822,6 +835,7 @@ class QpSolver {
   Status iterate(int& iterations) noexcept {
     const int cap = settings_.max_iterations;
     refresh_dropped_.setZero();
+    uncertain_step_ = false;
     compute_primal_dual();
     update_ax();
     if (held_out_equality_violated()) return Status::Infeasible;
@@ -871,7 +885,10 @@ class QpSolver {
       if (p < 0) {
         // Checked again at the answer: the tolerance scales with ||x||, and a warm start may have
         // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
-        if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
+        if (fresh) {
+          if (!held_out_equality_violated()) return Status::Ok;
+          return uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
+        }
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well.
         bool dropped = false;
@@ -887,7 +904,7 @@ class QpSolver {
       for (;;) {
         const Index end = compute_d(p, sign);
         Scalar d2_norm2;
-        const bool is_dependent = dependent(end, d2_norm2);
+        bool is_dependent = dependent(end, d2_norm2);
         // r = R^-1 d1: how the multipliers of W change per unit of u_p.
         solve_r(d_, work2_);
         Scalar t_dual = infinity<Scalar>();
@@ -901,7 +918,6 @@ class QpSolver {
             blocking = k;
           }
         }
-        const Scalar t_primal = is_dependent ? infinity<Scalar>() : -s / d2_norm2;
         if (blocking < 0 && is_dependent) {
           // n_p = N r with r <= 0 on W's inequalities: every point satisfying W violates p by -s.
           // x has drifted by rounding over the steps: s is measured again at the fresh minimiser
@@ -921,7 +937,19 @@ class QpSolver {
           // A zero row's miss is exact (a'x = 0 for every x): no rounding allowance.
           const bool zero_row = p >= n_ && a_.row(p - n_).isZero(Scalar(0));
           if (miss > threshold(settings_.infeasibility_tolerance) && (zero_row || n_ == 0)) return Status::Infeasible;
-          if (miss > threshold(settings_.infeasibility_tolerance)) {
+          const bool beyond = miss > threshold(settings_.infeasibility_tolerance);
+          if (beyond && dependent_only_by_rounding(end, d2_norm2)) {
+            // p's normal leaves W's span at a sine above dependence_tolerance but within W's
+            // rounding allowance: a new direction or W's rounding, the sine cannot tell. The
+            // proof of infeasibility would rest on it being rounding; it is taken as a direction
+            // instead (the primal step below). A feasible QP had two rows 4.4e-10 apart in angle
+            // in the metric of Q (W's kappa 4e5, allowance 1.5e-9; the sine was computed to five
+            // digits), and its feasible points lie far along that direction: it was called
+            // Infeasible. An Ok end is checked as always; an Infeasible one reached after such a
+            // step is reported IllConditioned (it may rest on a singular W).
+            is_dependent = false;
+            uncertain_step_ = true;
+          } else if (beyond) {
             // x over a nearly dependent W carries an error of about eps kappa (1 + ||x||_inf): a
             // miss within it proves nothing (W of kappa 2.4e9 where x2 >= 0, in W's span, was
             // missed by 1e-5 at a vertex where it holds exactly, and a feasible QP was called
@@ -930,8 +958,10 @@ class QpSolver {
             // (stationarity 8 to 768), worse than saying so.
             const Scalar x_rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
                                       working_set_condition() * (Scalar(1) + x_.cwiseAbs().maxCoeff());
-            return miss <= x_rounding ? Status::IllConditioned : Status::Infeasible;
+            return miss <= x_rounding || uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
           }
+        }
+        if (blocking < 0 && is_dependent) {
           // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
           Scalar r_largest = Scalar(0), r_inequalities = Scalar(0);
           for (Index k = 0; k < q_size_; ++k) {
@@ -952,6 +982,7 @@ class QpSolver {
         }
         if (iterations >= cap) return Status::MaxIterations;
         ++iterations;
+        const Scalar t_primal = is_dependent ? infinity<Scalar>() : -s / d2_norm2;
         const bool full = !is_dependent && t_primal <= t_dual;
         // Neither step exists: the primal step is NaN (x or s overflowed on extreme data).
         if (!full && blocking < 0) return Status::NumericalOverflow;
@@ -1083,6 +1114,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> refresh_dropped_;  // this solve
   Index q_size_ = 0;
   Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
+  bool uncertain_step_ = false;  // this solve added a normal dependent only within W's rounding
   bool has_hessian_ = false;
   bool has_constraints_ = false;
   bool factor_valid_ = false;
