@@ -540,3 +540,203 @@ TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is Numerica
   CHECK(std::isfinite(s.objective));
   CHECK(s.residuals.stationarity >= 0.0);
 }
+
+TEST_CASE("QP regression: tolerances below eps are refused (a subnormal equality cannot be met exactly)",
+          "[qp][regression]") {
+  // fuzz_qp (10-minute run, session 6): float, Q = 1e-12, the equality 0.5 x = 1.73e-41 (subnormal)
+  // and both tolerances 0. The solve refines x through R = L^-1 a = 5e5: 1.73e-41 / 5e5 underflows to
+  // 0, x = 0 came back Ok and missed the row by 1.73e-41 > 0. A tolerance below eps asks for more
+  // than the arithmetic holds; it is now refused, and the solver keeps its previous settings.
+  claw::QpSolver<float, 1, 1> qp;
+  claw::QpSettings<float> settings;
+  settings.feasibility_tolerance = 0.0f;
+  settings.infeasibility_tolerance = 0.0f;
+  CHECK(settings.validate() == Status::InvalidParameter);
+  CHECK(qp.set_settings(settings) == Status::InvalidParameter);
+  CHECK(qp.settings().feasibility_tolerance == claw::default_qp_feasibility_tolerance<float>());
+  settings.feasibility_tolerance = 0.5f * std::numeric_limits<float>::epsilon();
+  settings.infeasibility_tolerance = 1.0f;
+  CHECK(qp.set_settings(settings) == Status::InvalidParameter);
+  // The tightest valid tolerances: the same problem is Ok and the row holds within them.
+  settings.feasibility_tolerance = std::numeric_limits<float>::epsilon();
+  settings.infeasibility_tolerance = std::numeric_limits<float>::epsilon();
+  REQUIRE(qp.set_settings(settings) == Status::Ok);
+  const Eigen::Matrix<float, 1, 1> q(1e-12f), a(0.5f), g(-1.0f), lb(-1.0f), ub(0.383719f);
+  const Eigen::Matrix<float, 1, 1> b(1.7299029542089867e-41f);
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  const auto& r = qp.solve(g, lb, ub, b, b);
+  REQUIRE(r.status == Status::Ok);
+  const float miss = std::fabs(a(0) * r.x(0) - b(0));
+  CHECK(miss <= std::numeric_limits<float>::epsilon() * (1.0f + std::fabs(r.x(0))) * 0.5f);
+  CHECK(std::fabs(r.x(0)) <= 1e-38f);  // the exact answer is 3.46e-41
+}
+
+namespace {
+
+/// fuzz_lcqp (10-minute run, session 6): n = 4, two pairs of general rows; L_0 and R_0 are 4.4e-10
+/// apart in angle in the metric of Q (Q_ii from 1 to 2.5e5), L_0 an equality.
+claw::LcqpProblem<double> near_parallel_pair_lcqp() {
+  claw::LcqpProblem<double> p(4, 0, 2);
+  p.Q = symmetric4(0x1.a3515e85746a2p+4, 0x1.59440e5fbdc2ep+1, -0x1.c1233f2d308b4p-2, 0x1.363c97a39cc81p+11,
+                   0x1.30037194bf255p+17, -0x1.16758beba9336p+5, 0x1.eda69a8f0d3f3p+7, 0x1.03ff48b318ec1p+0,
+                   -0x1.5e02a93004a01p+5, 0x1.e0bbcb429ee74p+17);
+  p.g << -0x1.999999999999ap-4, -0x1.b56275627562bp+5, -0x1.0624dd2f1a9fcp-10, -0x1.22eb22eb22eb2p-1;
+  const double k = -0x1.0624dd2f1a9fcp-10;  // -0.001
+  p.L << k, k, 0x1.e450505050504p+9, -0x1.01fbe34391581p-10, k, 0x1.aa05c29937558p-13, -0x1.f4p+9, -0x1.f4p+9;
+  p.R << k, k, 0x1.a5e399e399e3bp+9, -0x1.3d98cae8aa242p-11, k, 0x1.0e6b8d6568883p-12, 0x1.fc03fc03fc04p-1,
+      0x1.882cd82cd82cep+6;
+  const double inf = std::numeric_limits<double>::infinity();
+  p.lb.setConstant(-inf);
+  p.ub.setConstant(inf);
+  p.lbL << 0x1.d403d403d403ep-1, -0x1.6cf16cf16cf18p-4;
+  p.ubL << 0x1.d403d403d403ep-1, 0x1.1096109610962p+0;
+  p.lbR << -0x1.fc03fc03fc04p-1, 0x1.d4f7d4f7d4f7ep-1;
+  p.ubR << 0x1.76b176b176b14p-2, inf;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("QP regression: a row dependent on W only within W's rounding allowance is a direction, not a proof of infeasibility",
+          "[qp][regression]") {
+  // The relaxation of near_parallel_pair_lcqp (both sides of each pair within their bounds) is
+  // feasible: its branch with L_1 at its lower bound solves Ok (objective 1.03e12 at |x| = 3634).
+  // The QP said Infeasible after two iterations: R_0 (upper side) was violated by 6.4e-4 and its
+  // sine to W = {L_0, R_1, L_1} was 4.4e-10 (exactly so, checked in rational arithmetic) below the
+  // rounding allowance 16 eps kappa = 1.5e-9 of W (kappa 4e5), so it counted as dependent. It is now
+  // taken as a direction; the step leads to the feasible points far along it.
+  const auto p = near_parallel_pair_lcqp();
+  claw::QpSolver<double, 4, 4> qp;
+  Eigen::Matrix4d rows;
+  rows << p.L, p.R;
+  Eigen::Vector4d lo, hi;
+  lo << p.lbL, p.lbR;
+  hi << p.ubL, p.ubR;
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
+  REQUIRE(r.status == Status::Ok);
+  const double tol = qp.settings().infeasibility_tolerance * (1.0 + r.x.cwiseAbs().maxCoeff());
+  CHECK(r.residuals.primal <= tol);
+  CHECK(r.residuals.dual == 0.0);
+  const Eigen::Vector4d gradient = p.Q * r.x + p.g;
+  CHECK(r.residuals.stationarity <= 1e-6 * gradient.cwiseAbs().maxCoeff());
+  // The relaxation's minimum is no higher than its best branch's (1.0276768e12, L_1 at its bound).
+  CHECK(r.objective <= best_branch(p) * (1.0 + 1e-9));
+}
+
+TEST_CASE("LCQP regression: a relaxation that needs a nearly dependent row as a direction is not pruned as Infeasible",
+          "[lcqp][regression]") {
+  // Branch and bound's root QP was the QP of the previous test: Infeasible, and the LCQP was
+  // certified Infeasible although its branch with L_1 held is feasible (primal residual 3e-16).
+  const auto p = near_parallel_pair_lcqp();
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.certified_global);
+  const double best = best_branch(p);
+  CHECK(r.objective == Approx(best).epsilon(1e-9));
+}
+
+TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (10-minute run, session 6): L selects x3, x2; two equalities fix x0, x1 in terms of
+  // them; c = R x0 - lbR is 0 in exact arithmetic (the point lambda = 0, x = (0, 0.1, 0, 0), has
+  // both R rows exactly at their bound) but came out slightly negative, and Lemke ended in a ray:
+  // certified Infeasible. The ray is now believed only when it persists with w >= -t; here the
+  // relaxed LCP is solvable, so the monotone path proves nothing (the solution is not unique: x2,
+  // x3 can grow together) and branch and bound finds the optimum, 0.0086643 with
+  // lambda = (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
+  claw::LcqpProblem<double> p = reverse_selector_lcqp(2);
+  p.L.conservativeResize(2, 4);
+  p.L << 0, 0, 0, 1, 0, 0, 1, 0;
+  p.lbL.conservativeResize(2);
+  p.ubL.conservativeResize(2);
+  p.lbR.conservativeResize(2);
+  p.ubR.conservativeResize(2);
+  p.R.conservativeResize(2, 4);
+  p.Q = symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.0080e906639c2p-14,
+                   0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0,
+                   -0x1.d9d9e8929494cp-12, 0x1.0000107db14bap+0);
+  p.g << 0x1.7574a8a7dbdb4p-7, 0x1.74a7db0e4174dp-7, 0x1.d1d1d1d1d1d2p-4, 0x1.6969696969698p-3;
+  const double a = 0x1.8f0f0f0f0f0f1p+2, b = 0x1.3f3f3f3f3f3f4p-1;  // 6.235, 0.6235
+  p.A << 0x1.6969696969698p-3, a, a, a, a, a, 0x1.98a2e050f4cbep-8, 0x1.646b946b946bap+7;
+  p.lbA << b, b;
+  p.ubA << b, b;
+  p.R << 0x1.86a55daf9b204p-12, a, a, a, a, a, a, a;
+  p.lbL.setZero();
+  p.ubL.setConstant(std::numeric_limits<double>::infinity());
+  p.lbR << b, b;
+  p.ubR.setConstant(std::numeric_limits<double>::infinity());
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.certified_global);
+  CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
+  CHECK(r.objective < 0.0086650);  // the lambda = 0 point is not the optimum
+}
+
+TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction leaves the node unexplored",
+          "[lcqp][regression]") {
+  // fuzz_lcqp smoke (session 6): L selects the variables in reverse order, R_0 mixes -964 with
+  // 1e-3 entries; x = (0, 0, 0, 100) is feasible (objective 5000.2) but a node QP over a working
+  // set of kappa 1e7 (multipliers of 2e15) missed x2 >= 0 by 4e-4 and said Infeasible: the LCQP was
+  // certified Infeasible. Its answer may now be MaxIterations (an IllConditioned node is not
+  // explored) but never Infeasible, and an Ok one is no worse than the best branch.
+  claw::LcqpProblem<double> p =
+      near_parallel_rows_lcqp(symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
+                                         0x1.1db85db443d2bp-19, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
+                                         0x1.1017e9495cfb6p-13, 0x1.0004e3d0d2b07p+0, 0x1.17c2790d11a3cp-17,
+                                         0x1.00014bad9a8ecp+0),
+                              0x1.15a4ecaf2a2p-10, std::numeric_limits<double>::infinity());
+  p.g.setConstant(kR0);  // the family's instance, but for g and R_1, R_2, R_3
+  p.R(1, 1) = 0x1.153e85e25cecdp-10;
+  p.R(2, 3) = 1.0;
+  p.R.row(3).setOnes();
+  p.lbR(2) = 1.0;
+  p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  CHECK(r.status != Status::Infeasible);
+  const auto branches = claw_test::solve_lcqp_branches(p);
+  REQUIRE(branches.clearly_feasible);
+  if (r.status == Status::Ok) CHECK(r.objective <= branches.best_objective * (1.0 + 1e-9));
+}
+
+TEST_CASE("LCQP test support: the branch reference allows for violations that carry no multiplier",
+          "[lcqp][regression]") {
+  // fuzz_lcqp smoke (session 6): the reference (claw_test::LcqpBranches::certified_ceiling) was
+  // 0.03 below the exact optimum. The LCQP's feasible set is one vertex: x3 = 0, A x = b and R x =
+  // lbR (objective 5004.379164416, in rational arithmetic). The branch with R held has its QP
+  // optimum at x3 = -2.8e-11 (exact), within QpSolver's threshold of x3 >= 0, which stays out of
+  // W with no multiplier: 5004.3497. Moved inward by twice that miss, the QP answered the same
+  // point again. The move is now doubled until the point holds x3 >= 0 exactly.
+  claw::LcqpProblem<double> p = reverse_selector_lcqp(2);
+  p.L.conservativeResize(1, 4);
+  p.L << 0, 0, 0, 1;
+  for (auto* v : {&p.lbL, &p.ubL, &p.lbR, &p.ubR}) v->conservativeResize(1);
+  p.R.conservativeResize(1, 4);
+  p.Q = symmetric4(0x1.e3b450f950ea4p+17, 0x1.8e1ebdfd42aacp+4, -0x1.a60c626a82026p-3, 0x1.44bdba6597acap+0,
+                   0x1.00a3e39050911p+0, -0x1.b6d78d098c31p-18, 0x1.09a00ad60bcd7p-13, 0x1.003104957247cp+0,
+                   -0x1.0d5709606d0b2p-16, 0x1.00007b12d0f7bp+0);
+  p.g << kR0, kR0, -0x1.933f03e2daed1p-11, 0x1.0f0f0f0f0f0f4p+0;
+  p.A << 0x1.47a3d6fffff5cp-7, 0x1.a78787878787dp+6, kR0, kR0, 0x1.15b967a4ecc3ep-10, kR0, kR0,
+      0x1.52d2d2d2d2d31p+3;
+  p.lbA << -0x1.4dcb4dcb4dcb5p-1, kRhs;
+  p.ubA = p.lbA;
+  p.R.setConstant(kR0);
+  p.lbL << 0.0;
+  p.ubL << std::numeric_limits<double>::infinity();
+  p.lbR << kRhs;
+  p.ubR << std::numeric_limits<double>::infinity();
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  REQUIRE(r.certified_global);
+  CHECK(r.objective == Approx(5004.379164416).epsilon(1e-10));
+  const Eigen::VectorXd x = r.x;
+  const auto branches = claw_test::solve_lcqp_branches(p, &x);
+  CHECK(branches.best_objective < 5004.35);  // the branch QP within its tolerance
+  CHECK(branches.certified_ceiling >= 5004.379164416 * (1.0 - 1e-10));
+}

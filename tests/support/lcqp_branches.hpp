@@ -20,7 +20,8 @@ struct LcqpBranches {
   /// The value a correct certified optimum may not exceed: the smallest, over the branches whose
   /// point meets QpSolver's own stopping test (meets_stopping_test), of the branch re-solved with
   /// its inequality sides and bounds moved inward by twice its point's largest violation v (along
-  /// the unit normal: 2 v ||a_i|| for row i), plus sum |multiplier_i| violation_i at the re-solved
+  /// the unit normal: 2 v ||a_i|| for row i; v doubled until the re-solved point holds the
+  /// branch's inequalities exactly), plus sum |multiplier_i| violation_i at the re-solved
   /// point (what the remaining violations, of equalities say, gained to first order). A branch
   /// point's violations within the tolerance can be worth much: v = 5e-11 on a row inactive in the
   /// branch, where the relaxation's multiplier is 8e10, made a branch 2.1 lower than the exact
@@ -102,9 +103,31 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
     };
     const auto held_lo = lo, held_hi = hi;
     auto lb = p.lb, ub = p.ub;
-    for (Eigen::Index j = 0; j < n; ++j) tighten(lb(j), ub(j), Scalar(2) * largest);
-    for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(lo(i), hi(i), Scalar(2) * largest * rows.row(i).norm());
-    const auto& moved = largest > Scalar(0) ? qp.solve(p.g, lb, ub, lo, hi) : branch;
+    // The moved point may in turn violate an inequality within QpSolver's threshold, with no
+    // multiplier to show what that gained (x3 >= 0 missed by 2.8e-11 before and after a move of
+    // 5.6e-11, implied at 1e9 per unit: 0.03 of the objective). The move is doubled until the moved
+    // point holds every inequality side and bound of the branch exactly (at most 60 times).
+    auto inequality_violation = [&](const auto& x) {
+      Scalar worst = Scalar(0);
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (p.lb(j) < p.ub(j)) worst = std::max(worst, outside(x(j), p.lb(j), p.ub(j)));
+      for (Eigen::Index i = 0; i < rows.rows(); ++i)
+        if (held_lo(i) < held_hi(i)) worst = std::max(worst, outside(rows.row(i).dot(x), held_lo(i), held_hi(i)));
+      return worst;
+    };
+    Scalar by = largest;
+    for (int attempt = 0; attempt < 60; ++attempt) {
+      lb = p.lb;
+      ub = p.ub;
+      lo = held_lo;
+      hi = held_hi;
+      for (Eigen::Index j = 0; j < n; ++j) tighten(lb(j), ub(j), Scalar(2) * by);
+      for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(lo(i), hi(i), Scalar(2) * by * rows.row(i).norm());
+      const auto& trial = qp.solve(p.g, lb, ub, lo, hi);
+      if (trial.status != claw::Status::Ok || !(inequality_violation(trial.x) > Scalar(0))) break;
+      by = by > Scalar(0) ? Scalar(2) * by : std::numeric_limits<Scalar>::epsilon();
+    }
+    const auto& moved = qp.result();
     if (moved.status != claw::Status::Ok) continue;
     Scalar gained = Scalar(0);
     for (Eigen::Index j = 0; j < n; ++j)

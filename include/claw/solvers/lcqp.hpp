@@ -310,6 +310,7 @@ class LcqpSolver {
     dvec_.resize(m);
     mu_.resize(m);
     w_.resize(m);
+    w_relaxed_.resize(m);
     i0_.resize(m);
     visited_.resize(m);
     queue_.resize(m);
@@ -610,7 +611,25 @@ class LcqpSolver {
       }
       const auto& lemke = lemke_.solve(w_, ss_);
       result_.lemke_pivots = lemke.pivots;
-      if (lemke.status == Status::Infeasible) return done_infeasible();
+      // Lemke's ray proves the LCP infeasible for the c it was given, but c = R x0 - lbR carries
+      // rounding: a c of -1e-17 where the exact one is 0 (a solution at lambda = 0 with w = 0)
+      // ended in a ray, and a feasible LCQP was certified Infeasible. The ray is believed only
+      // when it persists with every w_i allowed down to -t_i, t_i = feasibility_tolerance
+      // max(1, ||row_i||) (the acceptance test's own margin): the LCP is solved again on c + t.
+      // When that one is solvable, nothing is proved here: such a c sits at a degenerate point
+      // whose solution need not be unique (the relaxed solution, taken as the answer, was 0.0015%
+      // above the optimum), and branch and bound decides.
+      if (lemke.status == Status::Infeasible) {
+        const auto& oth_norm = side == 0 ? r_norm_ : l_norm_;
+        for (Index i = 0; i < m; ++i)
+          w_relaxed_.coeffRef(i) =
+              w_.coeff(i) + settings_.feasibility_tolerance * detail::max_of(Scalar(1), oth_norm.coeff(i)) / alpha;
+        const auto& relaxed = lemke_.solve(w_relaxed_, ss_);
+        result_.lemke_pivots += relaxed.pivots;
+        if (relaxed.status == Status::Infeasible) return done_infeasible();
+        ss_ *= beta;
+        return MonotoneOutcome::NotApplicable;
+      }
       if (lemke.status != Status::Ok) {
         ss_ *= beta;
         return MonotoneOutcome::NotApplicable;
@@ -1296,7 +1315,7 @@ class LcqpSolver {
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())
-  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, w_relaxed_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
