@@ -639,42 +639,95 @@ TEST_CASE("LCQP regression: a relaxation that needs a nearly dependent row as a 
   CHECK(r.objective == Approx(best).epsilon(1e-9));
 }
 
-TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
-          "[lcqp][regression]") {
-  // fuzz_lcqp (10-minute run, session 6): L selects x3, x2; two equalities fix x0, x1 in terms of
-  // them; c = R x0 - lbR is 0 in exact arithmetic (the point lambda = 0, x = (0, 0.1, 0, 0), has
-  // both R rows exactly at their bound) but came out slightly negative, and Lemke ended in a ray:
-  // certified Infeasible. The ray is now believed only when it persists with w >= -t; here the
-  // relaxed LCP is solvable, so the monotone path proves nothing (the solution is not unique: x2,
-  // x3 can grow together) and branch and bound finds the optimum, 0.0086643 with
-  // lambda = (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
-  claw::LcqpProblem<double> p = reverse_selector_lcqp(2);
-  p.L.conservativeResize(2, 4);
-  p.L << 0, 0, 0, 1, 0, 0, 1, 0;
-  p.lbL.conservativeResize(2);
-  p.ubL.conservativeResize(2);
-  p.lbR.conservativeResize(2);
-  p.ubR.conservativeResize(2);
-  p.R.conservativeResize(2, 4);
-  p.Q = symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.0080e906639c2p-14,
-                   0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0,
-                   -0x1.d9d9e8929494cp-12, 0x1.0000107db14bap+0);
+namespace {
+
+/// fuzz_lcqp's moderate family, n = 4: L selects x3, x2; two equalities fix x0, x1 in terms of
+/// them, and at lambda = 0 (x = (0, 0.1, 0, 0)) both R rows sit exactly on their bound: c = 0 in
+/// exact arithmetic, S singular (x2, x3 can grow together), so the LCP's solution is not unique.
+claw::LcqpProblem<double> degenerate_monotone_lcqp(const Eigen::Matrix4d& q, double a00) {
+  claw::LcqpProblem<double> p(4, 2, 2);
+  p.Q = q;
   p.g << 0x1.7574a8a7dbdb4p-7, 0x1.74a7db0e4174dp-7, 0x1.d1d1d1d1d1d2p-4, 0x1.6969696969698p-3;
   const double a = 0x1.8f0f0f0f0f0f1p+2, b = 0x1.3f3f3f3f3f3f4p-1;  // 6.235, 0.6235
-  p.A << 0x1.6969696969698p-3, a, a, a, a, a, 0x1.98a2e050f4cbep-8, 0x1.646b946b946bap+7;
+  p.A << a00, a, a, a, a, a, 0x1.98a2e050f4cbep-8, 0x1.646b946b946bap+7;
   p.lbA << b, b;
   p.ubA << b, b;
+  p.L << 0, 0, 0, 1, 0, 0, 1, 0;
   p.R << 0x1.86a55daf9b204p-12, a, a, a, a, a, a, a;
+  const double inf = std::numeric_limits<double>::infinity();
+  p.lb.setConstant(-inf);
+  p.ub.setConstant(inf);
   p.lbL.setZero();
-  p.ubL.setConstant(std::numeric_limits<double>::infinity());
+  p.ubL.setConstant(inf);
   p.lbR << b, b;
-  p.ubR.setConstant(std::numeric_limits<double>::infinity());
+  p.ubR.setConstant(inf);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (10-minute run, session 6): c came out slightly negative and Lemke ended in a ray:
+  // certified Infeasible. The ray is now believed only when it persists with w >= -t (and here c is
+  // recognised as 0 first); branch and bound finds the optimum, 0.0086643 with lambda =
+  // (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
+  const auto p = degenerate_monotone_lcqp(
+      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.0080e906639c2p-14,
+                 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0,
+                 -0x1.d9d9e8929494cp-12, 0x1.0000107db14bap+0),
+      0x1.6969696969698p-3);
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
   REQUIRE(r.status == Status::Ok);
   CHECK(r.certified_global);
   CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
   CHECK(r.objective < 0.0086650);  // the lambda = 0 point is not the optimum
+}
+
+TEST_CASE("LCQP regression: the monotone path does not certify a solution made unique by rounding",
+          "[lcqp][regression]") {
+  // fuzz_lcqp smokes (session 7). (1) The family above with c = +1e-17: scaled by |c|_inf, the
+  // rounding became an LCP with c = O(1) and Lemke's lambda = 0 was certified as the unique
+  // solution (0.0086657; optimum 0.0086643). c within 64 n eps of its size is now 0.
+  const auto p = degenerate_monotone_lcqp(
+      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.007cf15395d5p-14,
+                 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.229b9625a761ep-11, 0x1.bda0ac317fad9p+0,
+                 -0x1.d9dbbc60f2366p-12, 0x1.00000f6307c9ep+0),
+      0x1.6639663966398p-3);
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.certified_global);
+  CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
+  CHECK(r.objective < 0.0086650);
+  // (2) Three equalities leave the line x = (0, 0, 100 - lambda, lambda), along which R x is
+  // constant: M = 0 in exact arithmetic (1e-17 computed) and every lambda >= 0 is complementary.
+  // Lemke's point lambda = 127.5 (objective 8504.6) was certified; the optimum is lambda = 50
+  // (2501.4). An entry of M within sqrt(eps) of its size now makes the path not applicable.
+  claw::LcqpProblem<double> line(4, 3, 1);
+  line.Q = symmetric4(0x1.00a3e037af9bbp+0, 0x1.a1596b30224ccp-16, 0x1.a158ab27645a2p-16, 0x1.a160fc3a66a46p-16,
+                      0x1.000010b7d108ap+0, 0x1.0b7117571a3a4p-20, 0x1.0bf5d70e6eb4ep-20, 0x1.000010b65204fp+0,
+                      0x1.0be9c80064242p-20, 0x1.000010c6f7a0bp+0);
+  line.g << -0x1.041a9db4374ddp-10, -0x1.0624dd2f1a9fcp-10, 0x1.19a119a119a13p-6, 0x1.5af48e27c15b4p-7;
+  const double k = kR0, e = -0x1.4e1ae7b4814e7p-8;  // 1.06e-3, -5.1e-3
+  line.A << -0x1.97d7d7d7d7d83p+5, e, k, k, -0x1.73db0d74a70e7p-7, e, k, k, e, k, k, k;
+  line.lbA.setConstant(kRhs);
+  line.ubA.setConstant(kRhs);
+  line.L << 0, 0, 0, 1;
+  line.R << kRhs, 0x1.ec13ec13ec13ep-1, k, k;
+  const double inf = std::numeric_limits<double>::infinity();
+  line.lb.setConstant(-inf);
+  line.ub.setConstant(inf);
+  line.lbL << 0.0;
+  line.ubL << inf;
+  line.lbR << kRhs;
+  line.ubR << inf;
+  const auto& s = solver.solve(line);
+  REQUIRE(s.status == Status::Ok);
+  CHECK(s.certified_global);
+  CHECK(s.objective == Approx(best_branch(line)).epsilon(1e-9));
+  CHECK(s.objective < 2502.0);
 }
 
 TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction leaves the node unexplored",
@@ -739,4 +792,47 @@ TEST_CASE("LCQP test support: the branch reference allows for violations that ca
   const auto branches = claw_test::solve_lcqp_branches(p, &x);
   CHECK(branches.best_objective < 5004.35);  // the branch QP within its tolerance
   CHECK(branches.certified_ceiling >= 5004.379164416 * (1.0 - 1e-10));
+}
+
+TEST_CASE("QP regression: a dependent constraint missed by the rounding of a large combination of W's rows is not a proof of infeasibility",
+          "[qp][lcqp][regression]") {
+  // fuzz_lcqp smoke (session 7), the near-parallel-rows family again: the node with pair 0 on its
+  // R side holds x = (0, 0, 0, 100), but its QP ended at a vertex W = {A, R_1, R_0, L_3} with
+  // x2 >= 0 (L_1) dependent on W through r of 2.3e13 (A and R_1 are 1e-4 apart) and missed by
+  // 1.7e-4, above the allowance 16 eps kappa (1 + ||x||) = 1.3e-4: Infeasible, and the LCQP was
+  // certified Infeasible. Each row of W holds at x only to its rounding, 8 n eps |a_k|'|x| = 7e-16,
+  // and r spreads that over p: 3e-2. Such a miss now gives IllConditioned (the node is left
+  // unexplored, the LCQP is not certified).
+  claw::LcqpProblem<double> p =
+      near_parallel_rows_lcqp(symmetric4(0x1.00000d639869p+0, 0x1.a195b6f9f0ce5p-16, 0x1.2da136b6f7dfdp-18,
+                                         0x1.9e64e4c43befp-6, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
+                                         -0x1.921d408be660ep-6, 0x1.0004e3d0d2b07p+0, 0x1.cf3fb554f2542p-2,
+                                         0x1.5a718a047c5b6p+11),
+                              0x1.15a4ecaf2a2p-10, std::numeric_limits<double>::infinity());
+  p.g.setConstant(kR0);
+  p.R(1, 1) = 0x1.153e85e25cecdp-10;
+  p.R(2, 3) = 1.0;
+  p.R.row(3).setOnes();
+  p.lbR(2) = 1.0;
+  p.lbR(3) = 0x1.b131b131b132p-4;
+  p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
+  // The node QP: rows A, L, R; pair 0 held on its R side, the other pairs free.
+  claw::QpSolver<double, 4, 9> qp;
+  Eigen::Matrix<double, 9, 4> rows;
+  rows << p.A, p.L, p.R;
+  Eigen::Matrix<double, 9, 1> lo, hi;
+  lo << p.lbA, p.lbL, p.lbR;
+  hi << p.ubA, p.ubL, p.ubR;
+  hi(5) = p.lbR(0);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
+  CHECK(r.status != Status::Infeasible);
+  const Eigen::Vector4d feasible(0.0, 0.0, 0.0, 100.0);  // the node's point of the feasible branch
+  CHECK((rows * feasible - lo).minCoeff() >= -1e-12);
+  CHECK((hi - rows * feasible).minCoeff() >= -1e-12);
+  claw::LcqpSolver<double> solver;
+  const auto& s = solver.solve(p);
+  CHECK(s.status != Status::Infeasible);
+  if (s.status == Status::Ok && s.certified_global) CHECK(s.objective <= best_branch(p) * (1.0 + 1e-9));
 }

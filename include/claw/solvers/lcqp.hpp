@@ -582,8 +582,32 @@ class LcqpSolver {
     }
     // w = c + M lambda.
     mm_.noalias() = oth * t_;
+    // An entry of M that is a cancellation, |M_ij| <= sqrt(eps) (|oth| |T|)_ij, is known to no
+    // digit (T carries the elimination's rounding): the LCP's shape, and with it the uniqueness
+    // this path certifies, is then unknown. Three equalities made R x constant along the line
+    // x = x0 + T lambda: M = 0 in exact arithmetic, 1e-17 computed, and Lemke's "unique" point
+    // (objective 8504.6) was certified where every lambda >= 0 is complementary (optimum 2501.4).
+    const Scalar noise = std::sqrt(std::numeric_limits<Scalar>::epsilon());
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < m; ++j) {
+        const Scalar v = std::fabs(mm_.coeff(i, j));
+        if (v == Scalar(0)) continue;
+        Scalar size = Scalar(0);
+        for (Index col = 0; col < n; ++col) size += std::fabs(oth.coeff(i, col)) * std::fabs(t_.coeff(col, j));
+        if (v <= noise * size) return MonotoneOutcome::NotApplicable;
+      }
     cvec_.noalias() = oth * x0_;
     cvec_ -= lb_oth;
+    // Likewise c: an entry within 64 n eps (|oth| |x0| + |lb|)_i of 0 is 0 (the LCP is scaled by
+    // |c|_inf below, which would blow such rounding up to 1). Two equalities put both R rows
+    // exactly on their bounds at lambda = 0; c came out 1e-17, Lemke took lambda = 0 as the unique
+    // solution (0.0086657) where S is singular and the optimum is 0.0086643.
+    const Scalar c_noise = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+    for (Index i = 0; i < m; ++i) {
+      Scalar size = std::fabs(lb_oth.coeff(i));
+      for (Index col = 0; col < n; ++col) size += std::fabs(oth.coeff(i, col)) * std::fabs(x0_.coeff(col));
+      if (std::fabs(cvec_.coeff(i)) <= c_noise * size) cvec_.coeffRef(i) = Scalar(0);
+    }
     // M = S D with S symmetric PSD, D > 0 diagonal?
     if (!symmetric_scaling(m)) return MonotoneOutcome::NotApplicable;
     for (Index j = 0; j < m; ++j)

@@ -409,6 +409,16 @@ class QpSolver {
   Scalar inv_norm(Index c) const noexcept { return c < n_ ? Scalar(1) : inv_norm_.coeff(c - n_); }
   /// a_c'x at the current x_ (rows read ax_, which must be current).
   Scalar value(Index c) const noexcept { return c < n_ ? x_.coeff(c) : ax_.coeff(c - n_); }
+  /// How well a_c'x is known at x_: 8 n eps |a_c|'|x| for a row, 0 for a bound.
+  Scalar row_rounding(Index c) const noexcept {
+    if constexpr (M_ == 0) {
+      return Scalar(0);
+    } else {
+      if (c < n_) return Scalar(0);
+      return Scalar(8) * static_cast<Scalar>(n_) * std::numeric_limits<Scalar>::epsilon() *
+             a_.row(c - n_).cwiseAbs().dot(x_.cwiseAbs());
+    }
+  }
   /// a_c'x computed afresh from x_ (for when ax_ is not current).
   Scalar value_at_x(Index c) const noexcept {
     if constexpr (M_ == 0) {
@@ -958,7 +968,20 @@ class QpSolver {
             // (stationarity 8 to 768), worse than saying so.
             const Scalar x_rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
                                       working_set_condition() * (Scalar(1) + x_.cwiseAbs().maxCoeff());
-            return miss <= x_rounding || uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
+            // Also: n_p = N r, so p's miss is, beside its exact part, sum_k r_k times W_k's own
+            // rounding at x (a row of W holds only to about 8 n eps |a_k|'|x|; a bound in W holds
+            // exactly). With r of 2e13 (two rows of W 1e-4 apart), rows met to 1e-16 move p by
+            // 1e-3: a miss of 1.7e-4 on x2 >= 0 at a node holding a feasible point was taken for
+            // a proof. r is geometry, not the growth of the multipliers along a dual ray.
+            Scalar combination_rounding = Scalar(0);
+            for (Index k = 0; k < q_size_; ++k) {
+              const Index c = w_index_.coeff(k);
+              if (c < n_) continue;
+              combination_rounding += std::fabs(work2_.coeff(k)) * row_rounding(c);
+            }
+            combination_rounding = (combination_rounding + row_rounding(p)) * inv_norm(p);
+            const bool rounding_level = miss <= x_rounding || miss <= combination_rounding;
+            return rounding_level || uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
           }
         }
         if (blocking < 0 && is_dependent) {
