@@ -836,3 +836,36 @@ TEST_CASE("QP regression: a dependent constraint missed by the rounding of a lar
   CHECK(s.status != Status::Infeasible);
   if (s.status == Status::Ok && s.certified_global) CHECK(s.objective <= best_branch(p) * (1.0 + 1e-9));
 }
+
+TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not clearly feasible",
+          "[lcqp][regression]") {
+  // fuzz_lcqp (10-minute run, session 7): A = R_3 up to 3e-5 in x2's entry, both held at the same
+  // rhs: every point with A x = b and R_3 x >= lbR_3, R_1 x >= lbR_1, R_0 x >= lbR_0 has
+  // x1 <= -3.65 (a Farkas combination with multipliers of 4.8e12, checked in rational arithmetic),
+  // so with x1 >= 0 the LCQP is infeasible, and LcqpSolver says so. A branch QP still answers Ok
+  // with primal residual 7.6e-13 (R_3 missed by that much is worth 3.65 of x1): the harness called
+  // it clearly feasible. It now asks the branch point to be feasible to rounding, or the branch to
+  // stay feasible with its inequalities moved inward by 1e-9 (1 + ||x||).
+  claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
+  p.Q = symmetric4(0x1.00000ff6ca73ep+0, -0x1.0ef2efc5d95eep-24, -0x1.1e11aa50e8566p-24, 0x1.7ecdf05110519p-16,
+                   0x1.000010a9a468ap+0, 0x1.0b84115d6f324p-20, 0x1.717a8a9101f1bp-16, 0x1.000010c6f7a0bp+0,
+                   0x1.71740c9c1baeep-16, 0x1.00a328c9fb318p+0);
+  p.g << kR0, kR0, 0x1.5af48e27c15b4p-7, kR0;
+  p.A.setConstant(kR0);
+  p.lbA << kRhs;
+  p.ubA << kRhs;
+  p.R.setConstant(kR0);
+  p.R(0, 1) = 0x1.bc5bd907e1396p-14;
+  p.R(0, 3) = 0x1.0f0f0f0f0f0f4p+0;
+  p.R(1, 2) = 0x1.0f0f0f0f0f0f4p+0;
+  p.R(1, 3) = 0x1.136779cde0348p-10;
+  p.R(3, 2) = 0x1.0dcdda9aa767bp-10;
+  p.lbR << 0x1.bff1bff1bff2p-4, kRhs, -0x1.8e518e518e518p-4, kRhs;
+  p.ubL(2) = 0x1.259e259e259e2p+1;
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  CHECK(r.status == Status::Infeasible);
+  const auto branches = claw_test::solve_lcqp_branches(p);
+  CHECK(branches.best_objective < 5000.0);  // branch QPs within their tolerance: Ok
+  CHECK_FALSE(branches.clearly_feasible);
+}

@@ -16,7 +16,10 @@ template <typename Scalar>
 struct LcqpBranches {
   bool hessian_accepted = false;                       ///< false: QpSolver refused Q (nothing else set)
   Scalar best_objective = claw::infinity<Scalar>();    ///< smallest objective of a branch solved Ok
-  bool clearly_feasible = false;                       ///< a branch solved Ok with primal residual <= 1e-12
+  /// a branch solved Ok with primal residual <= 1e-12 whose point is feasible up to rounding
+  /// (16 eps (1 + ||x||_inf) along each unit normal, plus the row products' rounding), or that stays so with every inequality side and bound moved inward by
+  /// 1e-9 (1 + ||x||_inf)
+  bool clearly_feasible = false;
   /// The value a correct certified optimum may not exceed: the smallest, over the branches whose
   /// point meets QpSolver's own stopping test (meets_stopping_test), of the branch re-solved with
   /// its inequality sides and bounds moved inward by twice its point's largest violation v (along
@@ -36,6 +39,12 @@ struct LcqpBranches {
   Scalar certified_ceiling = claw::infinity<Scalar>();
 };
 
+/// The relative rounding allowed for a row product a'x of n terms: 8 n eps.
+template <typename Scalar>
+Scalar row_product_rounding(Eigen::Index n) {
+  return Scalar(8) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+}
+
 /// True when x violates no bound by more than t = tolerance (1 + ||x||_inf) and no row by more than
 /// t plus 8 n eps |a_i|'|x| (the rounding of a_i'x) along its unit normal.
 template <typename Scalar, typename VectorX, typename VectorN, typename Rows, typename VectorM>
@@ -44,7 +53,7 @@ bool meets_stopping_test(Scalar tolerance, const VectorX& x, const VectorN& lb, 
   const Scalar t = tolerance * (Scalar(1) + x.template lpNorm<Eigen::Infinity>());
   for (Eigen::Index j = 0; j < x.size(); ++j)
     if (lb(j) - x(j) > t || x(j) - ub(j) > t) return false;
-  const Scalar rounding = Scalar(8) * static_cast<Scalar>(x.size()) * std::numeric_limits<Scalar>::epsilon();
+  const Scalar rounding = row_product_rounding<Scalar>(x.size());
   for (Eigen::Index i = 0; i < rows.rows(); ++i) {
     const Scalar norm = rows.row(i).norm();
     if (!(norm > Scalar(0))) continue;
@@ -83,15 +92,6 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
     const auto& branch = qp.solve(p.g, p.lb, p.ub, lo, hi);
     if (branch.status != claw::Status::Ok) continue;
     out.best_objective = std::min(out.best_objective, branch.objective);
-    if (branch.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
-    if (!meets_stopping_test(qp.settings().feasibility_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) continue;
-    auto outside = [](Scalar v, Scalar low, Scalar high) { return std::max({low - v, v - high, Scalar(0)}); };
-    Scalar largest = Scalar(0);  // v: the largest violation along a unit normal
-    for (Eigen::Index j = 0; j < n; ++j) largest = std::max(largest, outside(branch.x(j), p.lb(j), p.ub(j)));
-    for (Eigen::Index i = 0; i < rows.rows(); ++i) {
-      const Scalar norm = rows.row(i).norm();
-      if (norm > Scalar(0)) largest = std::max(largest, outside(rows.row(i).dot(branch.x), lo(i), hi(i)) / norm);
-    }
     auto tighten = [](Scalar& low, Scalar& high, Scalar by) {
       if (!(low < high)) return;  // an equality stays
       if (high - low <= Scalar(2) * by) {
@@ -101,6 +101,32 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
         high -= by;
       }
     };
+    if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12) &&
+        meets_stopping_test(Scalar(16) * std::numeric_limits<Scalar>::epsilon(), branch.x, p.lb, p.ub, rows, lo, hi)) {
+      out.clearly_feasible = true;  // feasible up to rounding: 16 eps (1 + ||x||) and the row products'
+    } else if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12)) {
+      // Otherwise clearly feasible when still solved within 1e-12 with every inequality side and
+      // bound moved inward by 1e-9 (1 + ||x||_inf) along its unit normal. A point within 1e-12 of a
+      // feasible set that is empty in exact arithmetic is no evidence: rows 3e-5 apart in angle make
+      // x1 <= -3.65 for every exactly feasible x, yet x1 = 0 misses them by only 7.6e-13.
+      const Scalar margin = Scalar(1e-9) * (Scalar(1) + branch.x.template lpNorm<Eigen::Infinity>());
+      auto inner_lb = p.lb, inner_ub = p.ub;
+      auto inner_lo = lo, inner_hi = hi;
+      for (Eigen::Index j = 0; j < n; ++j) tighten(inner_lb(j), inner_ub(j), margin);
+      for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(inner_lo(i), inner_hi(i), margin * rows.row(i).norm());
+      const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
+      if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
+      qp.solve(p.g, p.lb, p.ub, lo, hi);  // `branch` (the solver's result) holds the branch's answer again
+      if (branch.status != claw::Status::Ok) continue;
+    }
+    if (!meets_stopping_test(qp.settings().feasibility_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) continue;
+    auto outside = [](Scalar v, Scalar low, Scalar high) { return std::max({low - v, v - high, Scalar(0)}); };
+    Scalar largest = Scalar(0);  // v: the largest violation along a unit normal
+    for (Eigen::Index j = 0; j < n; ++j) largest = std::max(largest, outside(branch.x(j), p.lb(j), p.ub(j)));
+    for (Eigen::Index i = 0; i < rows.rows(); ++i) {
+      const Scalar norm = rows.row(i).norm();
+      if (norm > Scalar(0)) largest = std::max(largest, outside(rows.row(i).dot(branch.x), lo(i), hi(i)) / norm);
+    }
     const auto held_lo = lo, held_hi = hi;
     auto lb = p.lb, ub = p.ub;
     // The moved point may in turn violate an inequality within QpSolver's threshold, with no
@@ -135,7 +161,7 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
     for (Eigen::Index i = 0; i < rows.rows(); ++i)
       gained += std::fabs(moved.constraint_multipliers(i)) * outside(rows.row(i).dot(moved.x), lo(i), hi(i));
     if (solver_x != nullptr) {
-      const Scalar rounding = Scalar(8) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+      const Scalar rounding = row_product_rounding<Scalar>(n);
       for (Eigen::Index i = 0; i < rows.rows(); ++i) {
         const Scalar y = moved.constraint_multipliers(i);
         if (y == Scalar(0)) continue;

@@ -946,8 +946,8 @@ class QpSolver {
           const Scalar miss = -s * inv_norm(p);
           // A zero row's miss is exact (a'x = 0 for every x): no rounding allowance.
           const bool zero_row = p >= n_ && a_.row(p - n_).isZero(Scalar(0));
-          if (miss > threshold(settings_.infeasibility_tolerance) && (zero_row || n_ == 0)) return Status::Infeasible;
           const bool beyond = miss > threshold(settings_.infeasibility_tolerance);
+          if (beyond && (zero_row || n_ == 0)) return Status::Infeasible;
           if (beyond && dependent_only_by_rounding(end, d2_norm2)) {
             // p's normal leaves W's span at a sine above dependence_tolerance but within W's
             // rounding allowance: a new direction or W's rounding, the sine cannot tell. The
