@@ -17,8 +17,9 @@ struct LcqpBranches {
   bool hessian_accepted = false;                       ///< false: QpSolver refused Q (nothing else set)
   Scalar best_objective = claw::infinity<Scalar>();    ///< smallest objective of a branch solved Ok
   /// a branch solved Ok with primal residual <= 1e-12 whose point is feasible up to rounding
-  /// (16 eps (1 + ||x||_inf) along each unit normal, plus the row products' rounding), or that stays so with every inequality side and bound moved inward by
-  /// 1e-9 (1 + ||x||_inf)
+  /// (16 eps (1 + ||x||_inf) along each unit normal, plus the row products' rounding), or that
+  /// still solves Ok with primal residual <= 1e-12 with every inequality side and bound moved
+  /// inward by 1e-9 (1 + ||x||_inf)
   bool clearly_feasible = false;
   /// The value a correct certified optimum may not exceed: the smallest, over the branches whose
   /// point meets QpSolver's own stopping test (meets_stopping_test), of the branch re-solved with
@@ -116,7 +117,8 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
       for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(inner_lo(i), inner_hi(i), margin * rows.row(i).norm());
       const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
       if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
-      qp.solve(p.g, p.lb, p.ub, lo, hi);  // `branch` (the solver's result) holds the branch's answer again
+      // `branch` refers to the solver's result: a cold solve is deterministic, so this restores it.
+      qp.solve(p.g, p.lb, p.ub, lo, hi);
       if (branch.status != claw::Status::Ok) continue;
     }
     if (!meets_stopping_test(qp.settings().feasibility_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) continue;
@@ -141,8 +143,11 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
         if (held_lo(i) < held_hi(i)) worst = std::max(worst, outside(rows.row(i).dot(x), held_lo(i), held_hi(i)));
       return worst;
     };
+    // A branch whose moved set turns empty, or whose point still violates after 60 doublings, is
+    // no reference (left out: the ceiling can only rise).
     Scalar by = largest;
-    for (int attempt = 0; attempt < 60; ++attempt) {
+    bool holds = false;
+    for (int attempt = 0; attempt < 60 && !holds; ++attempt) {
       lb = p.lb;
       ub = p.ub;
       lo = held_lo;
@@ -150,11 +155,12 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
       for (Eigen::Index j = 0; j < n; ++j) tighten(lb(j), ub(j), Scalar(2) * by);
       for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(lo(i), hi(i), Scalar(2) * by * rows.row(i).norm());
       const auto& trial = qp.solve(p.g, lb, ub, lo, hi);
-      if (trial.status != claw::Status::Ok || !(inequality_violation(trial.x) > Scalar(0))) break;
+      if (trial.status != claw::Status::Ok) break;
+      holds = !(inequality_violation(trial.x) > Scalar(0));
       by = by > Scalar(0) ? Scalar(2) * by : std::numeric_limits<Scalar>::epsilon();
     }
     const auto& moved = qp.result();
-    if (moved.status != claw::Status::Ok) continue;
+    if (!holds) continue;
     Scalar gained = Scalar(0);
     for (Eigen::Index j = 0; j < n; ++j)
       gained += std::fabs(moved.bound_multipliers(j)) * outside(moved.x(j), lb(j), ub(j));

@@ -638,16 +638,19 @@ class LcqpSolver {
       // Lemke's ray proves the LCP infeasible for the c it was given, but c = R x0 - lbR carries
       // rounding: a c of -1e-17 where the exact one is 0 (a solution at lambda = 0 with w = 0)
       // ended in a ray, and a feasible LCQP was certified Infeasible. The ray is believed only
-      // when it persists with every w_i allowed down to -t_i, t_i = feasibility_tolerance
-      // max(1, ||row_i||) (the acceptance test's own margin): the LCP is solved again on c + t.
+      // when it persists with every w_i allowed down to -t_i, t_i = max(feasibility_tolerance,
+      // 16 eps) (1 + ||x0||_inf) max(1, ||row_i||) (the acceptance test's margin, taken at the
+      // lambda = 0 point x0): the LCP is solved again on c + t.
       // When that one is solvable, nothing is proved here: such a c sits at a degenerate point
       // whose solution need not be unique (the relaxed solution, taken as the answer, was 0.0015%
       // above the optimum), and branch and bound decides.
       if (lemke.status == Status::Infeasible) {
         const auto& oth_norm = side == 0 ? r_norm_ : l_norm_;
+        const Scalar margin = detail::max_of(settings_.feasibility_tolerance,
+                                             Scalar(16) * std::numeric_limits<Scalar>::epsilon()) *
+                              (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
         for (Index i = 0; i < m; ++i)
-          w_relaxed_.coeffRef(i) =
-              w_.coeff(i) + settings_.feasibility_tolerance * detail::max_of(Scalar(1), oth_norm.coeff(i)) / alpha;
+          w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) / alpha;
         const auto& relaxed = lemke_.solve(w_relaxed_, ss_);
         result_.lemke_pivots += relaxed.pivots;
         if (relaxed.status == Status::Infeasible) return done_infeasible();

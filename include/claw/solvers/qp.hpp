@@ -110,13 +110,19 @@ struct QpSettings {
   /// this much (see QpResiduals::primal). An equality row linearly dependent on the other
   /// equalities must hold within the same tolerance, or the problem is Infeasible. A violation
   /// above this threshold but within the rounding of x over W, 16 eps kappa (1 + ||x||_inf) with
-  /// kappa W's conditioning, proves nothing: the solve ends with Status::IllConditioned.
+  /// kappa W's conditioning, or within the rounding of W's rows carried through the combination
+  /// n = N r that makes the constraint dependent (sum |r_k| 8 n eps |a_k|'|x|, along its unit
+  /// normal), proves nothing: the solve ends with Status::IllConditioned. A constraint dependent
+  /// only within W's rounding allowance (see dependence_tolerance) is taken as a new direction
+  /// instead; an Infeasible end after such a step is reported IllConditioned as well.
   /// Finite, >= feasibility_tolerance (so >= eps).
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
-  /// times ||L^-1 n||: it is then not added to the factorisation (a pure dual step, or Infeasible,
-  /// follows). Finite, >= 0. Default 1000 eps.
+  /// times ||L^-1 n||, or at most 16 eps kappa(W) times it (W's own rounding): it is then not
+  /// added to the factorisation (a pure dual step, set aside, Infeasible or IllConditioned
+  /// follows; a violated one in the second band only is taken as a direction when the alternative
+  /// is a proof of infeasibility). Finite, >= 0. Default 1000 eps.
   Scalar dependence_tolerance = Scalar(1000) * std::numeric_limits<Scalar>::epsilon();
   /// Fill QpResult::residuals (costs two n x n products, one of them the check that Q x + g does
   /// not overflow, and one m x n product per Ok solve). When false they are left at +inf.
@@ -162,8 +168,9 @@ struct QpResiduals {
 ///  - Ok: x, multipliers, objective, residuals and active_set of the solution.
 ///  - Infeasible, MaxIterations, NumericalOverflow (the iteration ended on a point or multipliers
 ///    that overflowed: finite data of extreme range), IllConditioned (a constraint dependent on a
-///    nearly singular working set missed by x's rounding, beyond the infeasibility threshold: neither
-///    feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
+///    nearly singular working set missed beyond the infeasibility threshold but within the rounding
+///    of x or of W's rows, or an Infeasible end reached through a direction known only to rounding:
+///    neither feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
 ///    multipliers and objective still hold the
 ///    last Ok solution of this solver (zeros before the first); residuals +inf; active_set is the working set at the stop
 ///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
@@ -1005,6 +1012,7 @@ class QpSolver {
         }
         if (iterations >= cap) return Status::MaxIterations;
         ++iterations;
+        fresh = false;  // a step follows (also after a refresh above): the answer is refreshed again
         const Scalar t_primal = is_dependent ? infinity<Scalar>() : -s / d2_norm2;
         const bool full = !is_dependent && t_primal <= t_dual;
         // Neither step exists: the primal step is NaN (x or s overflowed on extreme data).
