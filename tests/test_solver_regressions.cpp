@@ -604,8 +604,9 @@ TEST_CASE("QP regression: a row dependent on W only within W's rounding allowanc
   // feasible: its branch with L_1 at its lower bound solves Ok (objective 1.03e12 at |x| = 3634).
   // The QP said Infeasible after two iterations: R_0 (upper side) was violated by 6.4e-4 and its
   // sine to W = {L_0, R_1, L_1} was 4.4e-10 (exactly so, checked in rational arithmetic) below the
-  // rounding allowance 16 eps kappa = 1.5e-9 of W (kappa 4e5), so it counted as dependent. It is now
-  // taken as a direction; the step leads to the feasible points far along it.
+  // rounding allowance 16 eps kappa = 1.5e-9 of W (kappa 4e5), so it counted as dependent. A miss
+  // of a constraint dependent only by that allowance proves nothing: IllConditioned (taking it as a
+  // direction solved this QP but made -O3 builds answer Ok at non-optimal vertices elsewhere).
   const auto p = near_parallel_pair_lcqp();
   claw::QpSolver<double, 4, 4> qp;
   Eigen::Matrix4d rows;
@@ -616,27 +617,26 @@ TEST_CASE("QP regression: a row dependent on W only within W's rounding allowanc
   REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
   REQUIRE(qp.set_constraints(rows) == Status::Ok);
   const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
-  REQUIRE(r.status == Status::Ok);
-  const double tol = qp.settings().infeasibility_tolerance * (1.0 + r.x.cwiseAbs().maxCoeff());
-  CHECK(r.residuals.primal <= tol);
-  CHECK(r.residuals.dual == 0.0);
-  const Eigen::Vector4d gradient = p.Q * r.x + p.g;
-  CHECK(r.residuals.stationarity <= 1e-6 * gradient.cwiseAbs().maxCoeff());
-  // The relaxation's minimum is no higher than its best branch's (1.0276768e12, L_1 at its bound).
-  CHECK(r.objective <= best_branch(p) * (1.0 + 1e-9));
+  CHECK(r.status != Status::Infeasible);
+  if (r.status == Status::Ok) {
+    CHECK(r.residuals.primal <= qp.settings().infeasibility_tolerance * (1.0 + r.x.cwiseAbs().maxCoeff()));
+    const Eigen::Vector4d gradient = p.Q * r.x + p.g;
+    CHECK(r.residuals.stationarity <= 1e-6 * gradient.cwiseAbs().maxCoeff());
+    // The relaxation's minimum is no higher than its best branch's (1.0276768e12, L_1 at its bound).
+    CHECK(r.objective <= best_branch(p) * (1.0 + 1e-9));
+  }
 }
 
 TEST_CASE("LCQP regression: a relaxation that needs a nearly dependent row as a direction is not pruned as Infeasible",
           "[lcqp][regression]") {
   // Branch and bound's root QP was the QP of the previous test: Infeasible, and the LCQP was
   // certified Infeasible although its branch with L_1 held is feasible (primal residual 3e-16).
+  // Now the root is unexplored (IllConditioned): no certificate, never Infeasible.
   const auto p = near_parallel_pair_lcqp();
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
-  REQUIRE(r.status == Status::Ok);
-  CHECK(r.certified_global);
-  const double best = best_branch(p);
-  CHECK(r.objective == Approx(best).epsilon(1e-9));
+  CHECK(r.status != Status::Infeasible);
+  if (r.status == Status::Ok && r.certified_global) CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
 }
 
 namespace {

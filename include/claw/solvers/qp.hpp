@@ -112,17 +112,16 @@ struct QpSettings {
   /// above this threshold but within the rounding of x over W, 16 eps kappa (1 + ||x||_inf) with
   /// kappa W's conditioning, or within the rounding of W's rows carried through the combination
   /// n = N r that makes the constraint dependent (sum |r_k| 8 n eps |a_k|'|x|, along its unit
-  /// normal), proves nothing: the solve ends with Status::IllConditioned. A constraint dependent
-  /// only within W's rounding allowance (see dependence_tolerance) is taken as a new direction
-  /// instead; an Infeasible end after such a step is reported IllConditioned as well.
+  /// normal), proves nothing: the solve ends with Status::IllConditioned; so does any miss of a
+  /// constraint that is dependent only within W's rounding allowance (see dependence_tolerance).
   /// Finite, >= feasibility_tolerance (so >= eps).
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
   /// times ||L^-1 n||, or at most 16 eps kappa(W) times it (W's own rounding): it is then not
   /// added to the factorisation (a pure dual step, set aside, Infeasible or IllConditioned
-  /// follows; a violated one in the second band only is taken as a direction when the alternative
-  /// is a proof of infeasibility). Finite, >= 0. Default 1000 eps.
+  /// follows; a violated one in the second band only never gives Infeasible). Finite, >= 0.
+  /// Default 1000 eps.
   Scalar dependence_tolerance = Scalar(1000) * std::numeric_limits<Scalar>::epsilon();
   /// Fill QpResult::residuals (costs two n x n products, one of them the check that Q x + g does
   /// not overflow, and one m x n product per Ok solve). When false they are left at +inf.
@@ -169,8 +168,7 @@ struct QpResiduals {
 ///  - Infeasible, MaxIterations, NumericalOverflow (the iteration ended on a point or multipliers
 ///    that overflowed: finite data of extreme range), IllConditioned (a constraint dependent on a
 ///    nearly singular working set missed beyond the infeasibility threshold but within the rounding
-///    of x or of W's rows, or an Infeasible end reached through a direction known only to rounding:
-///    neither feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
+///    of x or of W's rows, or dependent only within W's rounding allowance: neither feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
 ///    multipliers and objective still hold the
 ///    last Ok solution of this solver (zeros before the first); residuals +inf; active_set is the working set at the stop
 ///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
@@ -852,7 +850,6 @@ class QpSolver {
   Status iterate(int& iterations) noexcept {
     const int cap = settings_.max_iterations;
     refresh_dropped_.setZero();
-    uncertain_step_ = false;
     compute_primal_dual();
     update_ax();
     if (held_out_equality_violated()) return Status::Infeasible;
@@ -904,7 +901,7 @@ class QpSolver {
         // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
         if (fresh) {
           if (!held_out_equality_violated()) return Status::Ok;
-          return uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
+          return Status::Infeasible;
         }
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well.
@@ -957,15 +954,13 @@ class QpSolver {
           if (beyond && (zero_row || n_ == 0)) return Status::Infeasible;
           if (beyond && dependent_only_by_rounding(end, d2_norm2)) {
             // p's normal leaves W's span at a sine above dependence_tolerance but within W's
-            // rounding allowance: a new direction or W's rounding, the sine cannot tell. The
-            // proof of infeasibility would rest on it being rounding; it is taken as a direction
-            // instead (the primal step below). A feasible QP had two rows 4.4e-10 apart in angle
-            // in the metric of Q (W's kappa 4e5, allowance 1.5e-9; the sine was computed to five
-            // digits), and its feasible points lie far along that direction: it was called
-            // Infeasible. An Ok end is checked as always; an Infeasible one reached after such a
-            // step is reported IllConditioned (it may rest on a singular W).
-            is_dependent = false;
-            uncertain_step_ = true;
+            // rounding allowance: a new direction or W's rounding, the sine cannot tell, so
+            // nothing is proved. A feasible QP had two rows 4.4e-10 apart in angle in the metric
+            // of Q (W's kappa 4e5, allowance 1.5e-9; the sine was computed to five digits): it
+            // was called Infeasible. Taking p as a direction instead was tried: it solved that QP,
+            // but in the -O3 build a warm-started node QP then answered Ok at a vertex 50% above
+            // its optimum (another with stationarity 50).
+            return Status::IllConditioned;
           } else if (beyond) {
             // x over a nearly dependent W carries an error of about eps kappa (1 + ||x||_inf): a
             // miss within it proves nothing (W of kappa 2.4e9 where x2 >= 0, in W's span, was
@@ -988,7 +983,7 @@ class QpSolver {
             }
             combination_rounding = (combination_rounding + row_rounding(p)) * inv_norm(p);
             const bool rounding_level = miss <= x_rounding || miss <= combination_rounding;
-            return rounding_level || uncertain_step_ ? Status::IllConditioned : Status::Infeasible;
+            return rounding_level ? Status::IllConditioned : Status::Infeasible;
           }
         }
         if (blocking < 0 && is_dependent) {
@@ -1145,7 +1140,6 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> refresh_dropped_;  // this solve
   Index q_size_ = 0;
   Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
-  bool uncertain_step_ = false;  // this solve added a normal dependent only within W's rounding
   bool has_hessian_ = false;
   bool has_constraints_ = false;
   bool factor_valid_ = false;
