@@ -918,7 +918,7 @@ class QpSolver {
       for (;;) {
         const Index end = compute_d(p, sign);
         Scalar d2_norm2;
-        bool is_dependent = dependent(end, d2_norm2);
+        const bool is_dependent = dependent(end, d2_norm2);
         // r = R^-1 d1: how the multipliers of W change per unit of u_p.
         solve_r(d_, work2_);
         Scalar t_dual = infinity<Scalar>();
@@ -985,8 +985,6 @@ class QpSolver {
             const bool rounding_level = miss <= x_rounding || miss <= combination_rounding;
             return rounding_level ? Status::IllConditioned : Status::Infeasible;
           }
-        }
-        if (blocking < 0 && is_dependent) {
           // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
           Scalar r_largest = Scalar(0), r_inequalities = Scalar(0);
           for (Index k = 0; k < q_size_; ++k) {
