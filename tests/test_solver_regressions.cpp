@@ -664,6 +664,17 @@ claw::LcqpProblem<double> degenerate_monotone_lcqp(const Eigen::Matrix4d& q, dou
   return p;
 }
 
+/// Solves p with the default LcqpSolver: Ok, certified, at the best branch's objective (1e-9),
+/// and below `below` (a non-optimal complementary point's objective).
+void check_certified_at_best_branch(const claw::LcqpProblem<double>& p, double below) {
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.certified_global);
+  CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
+  CHECK(r.objective < below);
+}
+
 }  // namespace
 
 TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
@@ -677,12 +688,7 @@ TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not
                  0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0,
                  -0x1.d9d9e8929494cp-12, 0x1.0000107db14bap+0),
       0x1.6969696969698p-3);
-  claw::LcqpSolver<double> solver;
-  const auto& r = solver.solve(p);
-  REQUIRE(r.status == Status::Ok);
-  CHECK(r.certified_global);
-  CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
-  CHECK(r.objective < 0.0086650);  // the lambda = 0 point is not the optimum
+  check_certified_at_best_branch(p, 0.0086650);  // the lambda = 0 point is not the optimum
 }
 
 TEST_CASE("LCQP regression: the monotone path does not certify a solution made unique by rounding",
@@ -695,12 +701,7 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
                  0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.229b9625a761ep-11, 0x1.bda0ac317fad9p+0,
                  -0x1.d9dbbc60f2366p-12, 0x1.00000f6307c9ep+0),
       0x1.6639663966398p-3);
-  claw::LcqpSolver<double> solver;
-  const auto& r = solver.solve(p);
-  REQUIRE(r.status == Status::Ok);
-  CHECK(r.certified_global);
-  CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
-  CHECK(r.objective < 0.0086650);
+  check_certified_at_best_branch(p, 0.0086650);
   // (2) Three equalities leave the line x = (0, 0, 100 - lambda, lambda), along which R x is
   // constant: M = 0 in exact arithmetic (1e-17 computed) and every lambda >= 0 is complementary.
   // Lemke's point lambda = 127.5 (objective 8504.6) was certified; the optimum is lambda = 50
@@ -723,11 +724,7 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
   line.ubL << inf;
   line.lbR << kRhs;
   line.ubR << inf;
-  const auto& s = solver.solve(line);
-  REQUIRE(s.status == Status::Ok);
-  CHECK(s.certified_global);
-  CHECK(s.objective == Approx(best_branch(line)).epsilon(1e-9));
-  CHECK(s.objective < 2502.0);
+  check_certified_at_best_branch(line, 2502.0);
 }
 
 TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction leaves the node unexplored",

@@ -102,24 +102,30 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
         high -= by;
       }
     };
-    if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12) &&
-        meets_stopping_test(Scalar(16) * std::numeric_limits<Scalar>::epsilon(), branch.x, p.lb, p.ub, rows, lo, hi)) {
-      out.clearly_feasible = true;  // feasible up to rounding: 16 eps (1 + ||x||) and the row products'
-    } else if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12)) {
-      // Otherwise clearly feasible when still solved within 1e-12 with every inequality side and
-      // bound moved inward by 1e-9 (1 + ||x||_inf) along its unit normal. A point within 1e-12 of a
-      // feasible set that is empty in exact arithmetic is no evidence: rows 3e-5 apart in angle make
-      // x1 <= -3.65 for every exactly feasible x, yet x1 = 0 misses them by only 7.6e-13.
-      const Scalar margin = Scalar(1e-9) * (Scalar(1) + branch.x.template lpNorm<Eigen::Infinity>());
-      auto inner_lb = p.lb, inner_ub = p.ub;
-      auto inner_lo = lo, inner_hi = hi;
-      for (Eigen::Index j = 0; j < n; ++j) tighten(inner_lb(j), inner_ub(j), margin);
-      for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(inner_lo(i), inner_hi(i), margin * rows.row(i).norm());
-      const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
-      if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
-      // `branch` refers to the solver's result: a cold solve is deterministic, so this restores it.
-      qp.solve(p.g, p.lb, p.ub, lo, hi);
-      if (branch.status != claw::Status::Ok) continue;
+    // Every bound and row side moved inward by `by` along its unit normal (equalities stay).
+    auto tighten_all = [&](Scalar by, auto& lb_in, auto& ub_in, auto& lo_in, auto& hi_in) {
+      for (Eigen::Index j = 0; j < n; ++j) tighten(lb_in(j), ub_in(j), by);
+      for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(lo_in(i), hi_in(i), by * rows.row(i).norm());
+    };
+    if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12)) {
+      const Scalar rounding_tolerance = Scalar(16) * std::numeric_limits<Scalar>::epsilon();
+      if (meets_stopping_test(rounding_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) {
+        out.clearly_feasible = true;  // feasible up to rounding: 16 eps (1 + ||x||) and the row products'
+      } else {
+        // Otherwise clearly feasible when still solved within 1e-12 with every inequality side and
+        // bound moved inward by 1e-9 (1 + ||x||_inf) along its unit normal. A point within 1e-12 of
+        // a feasible set that is empty in exact arithmetic is no evidence: rows 3e-5 apart in angle
+        // make x1 <= -3.65 for every exactly feasible x, yet x1 = 0 misses them by only 7.6e-13.
+        const Scalar margin = Scalar(1e-9) * (Scalar(1) + branch.x.template lpNorm<Eigen::Infinity>());
+        auto inner_lb = p.lb, inner_ub = p.ub;
+        auto inner_lo = lo, inner_hi = hi;
+        tighten_all(margin, inner_lb, inner_ub, inner_lo, inner_hi);
+        const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
+        if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
+        // `branch` refers to the solver's result: a cold solve is deterministic, so this restores it.
+        qp.solve(p.g, p.lb, p.ub, lo, hi);
+        if (branch.status != claw::Status::Ok) continue;
+      }
     }
     if (!meets_stopping_test(qp.settings().feasibility_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) continue;
     auto outside = [](Scalar v, Scalar low, Scalar high) { return std::max({low - v, v - high, Scalar(0)}); };
@@ -152,8 +158,7 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
       ub = p.ub;
       lo = held_lo;
       hi = held_hi;
-      for (Eigen::Index j = 0; j < n; ++j) tighten(lb(j), ub(j), Scalar(2) * by);
-      for (Eigen::Index i = 0; i < rows.rows(); ++i) tighten(lo(i), hi(i), Scalar(2) * by * rows.row(i).norm());
+      tighten_all(Scalar(2) * by, lb, ub, lo, hi);
       const auto& trial = qp.solve(p.g, lb, ub, lo, hi);
       if (trial.status != claw::Status::Ok) break;
       holds = !(inequality_violation(trial.x) > Scalar(0));

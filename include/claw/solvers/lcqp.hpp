@@ -591,10 +591,8 @@ class LcqpSolver {
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < m; ++j) {
         const Scalar v = std::fabs(mm_.coeff(i, j));
-        if (v == Scalar(0)) continue;
-        Scalar size = Scalar(0);
-        for (Index col = 0; col < n; ++col) size += std::fabs(oth.coeff(i, col)) * std::fabs(t_.coeff(col, j));
-        if (v <= noise * size) return MonotoneOutcome::NotApplicable;
+        if (v != Scalar(0) && v <= noise * oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs()))
+          return MonotoneOutcome::NotApplicable;
       }
     cvec_.noalias() = oth * x0_;
     cvec_ -= lb_oth;
@@ -604,8 +602,7 @@ class LcqpSolver {
     // solution (0.0086657) where S is singular and the optimum is 0.0086643.
     const Scalar c_noise = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
     for (Index i = 0; i < m; ++i) {
-      Scalar size = std::fabs(lb_oth.coeff(i));
-      for (Index col = 0; col < n; ++col) size += std::fabs(oth.coeff(i, col)) * std::fabs(x0_.coeff(col));
+      const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
       if (std::fabs(cvec_.coeff(i)) <= c_noise * size) cvec_.coeffRef(i) = Scalar(0);
     }
     // M = S D with S symmetric PSD, D > 0 diagonal?

@@ -899,10 +899,7 @@ class QpSolver {
       if (p < 0) {
         // Checked again at the answer: the tolerance scales with ||x||, and a warm start may have
         // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
-        if (fresh) {
-          if (!held_out_equality_violated()) return Status::Ok;
-          return Status::Infeasible;
-        }
+        if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well.
         bool dropped = false;
@@ -976,11 +973,8 @@ class QpSolver {
             // 1e-3: a miss of 1.7e-4 on x2 >= 0 at a node holding a feasible point was taken for
             // a proof. r is geometry, not the growth of the multipliers along a dual ray.
             Scalar combination_rounding = Scalar(0);
-            for (Index k = 0; k < q_size_; ++k) {
-              const Index c = w_index_.coeff(k);
-              if (c < n_) continue;
-              combination_rounding += std::fabs(work2_.coeff(k)) * row_rounding(c);
-            }
+            for (Index k = 0; k < q_size_; ++k)
+              combination_rounding += std::fabs(work2_.coeff(k)) * row_rounding(w_index_.coeff(k));
             combination_rounding = (combination_rounding + row_rounding(p)) * inv_norm(p);
             const bool rounding_level = miss <= x_rounding || miss <= combination_rounding;
             return rounding_level ? Status::IllConditioned : Status::Infeasible;
