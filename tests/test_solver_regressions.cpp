@@ -866,3 +866,74 @@ TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not
   CHECK(branches.best_objective < 5000.0);  // branch QPs within their tolerance: Ok
   CHECK_FALSE(branches.clearly_feasible);
 }
+
+TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke's method",
+          "[lcqp][regression]") {
+  // fuzz_lcqp smoke (session 7): L selects x3, x2, x1, x0; R rows r (1, 1, 1, 1) with r = 858.8
+  // (pairs 0-2) and kR0 = 0.00106 (pair 3). Every feasible x has sum x >= kRhs / kR0 = 100, so
+  // pairs 0-2 sit on their L side and the feasible set is the single point x = (100, 0, 0, 0).
+  // M = S D with d = 1 at the first pair made S's diagonal span 858.8 to 1.3e-9; Lemke ended on a
+  // ray and the LCQP was certified Infeasible. With E S E (unit diagonal) it solves in two pivots.
+  claw::LcqpProblem<double> p = reverse_selector_lcqp(0);
+  p.Q.setIdentity();
+  p.g.setZero();
+  const double r = 0x1.ad69696969697p+9, lbr = 0x1.b7b7b7b7b7b7cp-1;
+  p.R.topRows(3).setConstant(r);
+  p.R.row(3).setConstant(kR0);
+  p.lbR << lbr, lbr, kRhs, kRhs;
+  claw::LcqpSolver<double> solver;
+  const auto& result = solver.solve(p);
+  REQUIRE(result.status == Status::Ok);
+  CHECK(result.certified_global);
+  CHECK(result.path == claw::LcqpPath::Monotone);
+  const double x0 = kRhs / kR0;  // 100 up to the rounding of the data
+  CHECK(result.x(0) == Approx(x0).epsilon(1e-12));
+  CHECK(result.x.tail(3).cwiseAbs().maxCoeff() <= 1e-12 * x0);
+  CHECK(result.objective == Approx(0.5 * x0 * x0).epsilon(1e-12));
+  // The same LCQP through branch and bound agrees.
+  auto settings = solver.settings();
+  settings.use_monotone_path = false;
+  solver.set_settings(settings);
+  const auto& bnb = solver.solve(p);
+  REQUIRE(bnb.status == Status::Ok);
+  CHECK(bnb.objective == Approx(0.5 * x0 * x0).epsilon(1e-12));
+}
+
+TEST_CASE("LCQP test support: a branch that is empty in exact arithmetic is no reference, however its QP answers",
+          "[lcqp][regression]") {
+  // fuzz_lcqp 10-minute run (session 7): R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
+  // -1 and -0.62 in every branch with pair 1 on its R side: that branch is empty. At the LCQP's
+  // scale, ||x|| = 1.6e10, QpSolver's tolerance 1e-9 (1 + ||x||) along the unit normal lets its
+  // point miss them (by 1.75 once moved inward) and answer Ok, at a value 6e-6 below the clean
+  // branches'. The reference took it and sat 4.8e-6 below the certified optimum; a moved point must
+  // now meet the branch's equalities to rounding.
+  claw::LcqpProblem<double> p(4, 0, 3);
+  p.Q = symmetric4(0x1.be04fe3bb3f72p+0, 0x1.dcc26f0db5d99p+7, -0x1.9995f1928fbc3p+0, -0x1.313a41a72761ep+2,
+                   0x1.ca2082186d8e9p+17, -0x1.bd40873b25b73p-3, -0x1.82faad7f5223ep+10, 0x1.686397393c55fp+3,
+                   0x1.4736b90f73111p+3, 0x1.fa55169aae1dap+4);
+  p.g << -0x1.05d29f6c3905dp-4, -0x1.f3d8efd8efd8fp+9, -0x1.0624dd2f1a9fcp-10, 0x1.aa05c29937558p-13;
+  const double a = -0x1.37c3c3c3c3c3cp+9, s = -0x1.0624dd2f1a9fcp-10;  // -623.5, -0.001
+  p.L << 0x1.146155ea8d364p-11, 0x1.f7d2dd331ebc5p-11, -0x1.999999999999ap-4, -0x1.0428f3c6a5f3bp-10,  //
+      a, 1.0, -0x1.3863ec63ec63fp+9, a,                                                               //
+      a, a, a, a;
+  p.R << s, -0x1.05ac07b85172bp-10, s, s, a, a, a, a, a, a, a, a;
+  const double inf = std::numeric_limits<double>::infinity();
+  p.lb << -0x1.7030303030303p+2, -0x1.2ffceffceffcfp+2, -inf, -inf;
+  const double b = -0x1.3f3f3f3f3f3f4p-1;  // -0.6235
+  p.lbL << -1.0, -1.0, b;
+  p.ubL << inf, -0x1.ebffebffebfffp-1, 0x1.10b190b190b19p+1;
+  p.lbR << 0x1.d403d403d403ep-1, -1.0, b;
+  p.ubR << 0x1.da02da02da02ep+0, -0x1.e1e1e1e1e1e2p-5, inf;
+  REQUIRE(p.R.row(1) == p.R.row(2));
+  REQUIRE(p.lbR(1) != p.lbR(2));
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  REQUIRE(r.certified_global);
+  const Eigen::VectorXd x = r.x;
+  const auto branches = claw_test::solve_lcqp_branches(p, &x);
+  // The clean branches still give a reference, and it agrees with the certified optimum.
+  REQUIRE(std::isfinite(branches.certified_ceiling));
+  CHECK(r.objective <= branches.certified_ceiling * (1.0 + 1e-6));
+  CHECK(branches.certified_ceiling <= r.objective * (1.0 + 1e-6));
+}

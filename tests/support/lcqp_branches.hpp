@@ -166,6 +166,15 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
     }
     const auto& moved = qp.result();
     if (!holds) continue;
+    // The moved point must also meet the branch's equalities to rounding (16 eps (1 + ||x||_inf)
+    // along each unit normal, plus the row products' rounding). A point that misses one by more
+    // sits near a set that may be empty in exact arithmetic, where its objective means nothing:
+    // two R rows equal to -623.5 (1, 1, 1, 1), held at -1 and -0.62, both active in one branch,
+    // at ||x|| = 1.6e10 were met to 1.75 (within QpSolver's tolerance 1e-9 (1 + ||x||) along the
+    // unit normal), and that point's value, 6e-6 below the clean branches', was taken as a bound.
+    if (!meets_stopping_test(Scalar(16) * std::numeric_limits<Scalar>::epsilon(), moved.x, p.lb, p.ub, rows, held_lo,
+                             held_hi))
+      continue;
     Scalar gained = Scalar(0);
     for (Eigen::Index j = 0; j < n; ++j)
       gained += std::fabs(moved.bound_multipliers(j)) * outside(moved.x(j), lb(j), ub(j));

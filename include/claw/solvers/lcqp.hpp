@@ -311,6 +311,7 @@ class LcqpSolver {
     mu_.resize(m);
     w_.resize(m);
     w_relaxed_.resize(m);
+    equil_.resize(m);
     i0_.resize(m);
     visited_.resize(m);
     queue_.resize(m);
@@ -615,10 +616,30 @@ class LcqpSolver {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
-        s_max = detail::max_of(s_max, std::fabs(v));
       }
+    // Symmetric diagonal equilibration, e_i = 1 / sqrt(S_ii) (1 where S_ii <= 0): the LCP in
+    // nu = E^-1 mu, 0 <= nu perp E w = E c + (E S E) nu >= 0, has the same solutions, and E S E has
+    // a unit diagonal, so Lemke's relative pivot tolerance means the same in every column. D is
+    // fixed only up to one factor per linked group of pairs (d = 1 at each group's first pair):
+    // with R rows 858.8 (1, 1, 1, 1) and 0.00106 (1, 1, 1, 1), S's diagonal spanned 858.8 to
+    // 1.3e-9, Lemke ended on a ray, and a feasible LCQP (x = (100, 0, 0, 0)) was certified
+    // Infeasible.
+    for (Index i = 0; i < m; ++i) {
+      const Scalar d = ss_.coeff(i, i);
+      equil_.coeffRef(i) = d > Scalar(0) ? Scalar(1) / std::sqrt(d) : Scalar(1);
+    }
+    for (Index j = 0; j < m; ++j) {
+      for (Index i = 0; i < m; ++i) {
+        ss_.coeffRef(i, j) *= equil_.coeff(i) * equil_.coeff(j);
+        s_max = detail::max_of(s_max, std::fabs(ss_.coeff(i, j)));
+      }
+      cvec_.coeffRef(j) *= equil_.coeff(j);
+      dvec_.coeffRef(j) /= equil_.coeff(j);  // lambda = D^-1 mu = (E^-1 D)^-1 nu
+    }
+    if (!std::isfinite(s_max) || !all_finite(cvec_)) return MonotoneOutcome::NotApplicable;
     if (!positive_semidefinite(m, s_max)) return MonotoneOutcome::NotApplicable;
-    // Lemke on the scaled LCP(c / alpha, S / beta) in mu' = mu beta / alpha.
+    // From here on S, c and mu stand for E S E, E c and nu. Lemke on the scaled LCP(c / alpha,
+    // S / beta) in mu' = mu beta / alpha.
     const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
     const Scalar beta = s_max;
     if (!(beta > Scalar(0))) return MonotoneOutcome::NotApplicable;
@@ -647,7 +668,8 @@ class LcqpSolver {
                                              Scalar(16) * std::numeric_limits<Scalar>::epsilon()) *
                               (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
         for (Index i = 0; i < m; ++i)
-          w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) / alpha;
+          w_relaxed_.coeffRef(i) =
+              w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) * equil_.coeff(i) / alpha;
         const auto& relaxed = lemke_.solve(w_relaxed_, ss_);
         result_.lemke_pivots += relaxed.pivots;
         if (relaxed.status == Status::Infeasible) return done_infeasible();
@@ -1339,7 +1361,7 @@ class LcqpSolver {
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())
-  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, mu_, w_, w_relaxed_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, equil_, mu_, w_, w_relaxed_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
