@@ -937,3 +937,29 @@ TEST_CASE("LCQP test support: a branch that is empty in exact arithmetic is no r
   CHECK(r.objective <= branches.certified_ceiling * (1.0 + 1e-6));
   CHECK(branches.certified_ceiling <= r.objective * (1.0 + 1e-6));
 }
+
+TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - lbR",
+          "[lcqp][regression]") {
+  // fuzz_lcqp 10-minute run (session 8), the degenerate_monotone_lcqp family with a second equality
+  // 62.35 x0 + 6.235 x1 + 0.0062 x2 + 178.2 x3 = 0.8735. The first equality makes w = R x - lbR =
+  // (-0.176, 6.06) x0: w >= 0 only at x0 = 0, where w = 0 and lambda = (x3, x2) runs along a
+  // segment (S has rank 1). c = (-7e-4, 0.024) is a difference of terms of 0.65, so Lemke's
+  // w_1 = 0 came out 2.5e-13 (scaled), above the pivot-rounding tolerance 4e-14: pair 1 was left out
+  // of I0, lambda = (0.00145, 0) was certified (0.0086894) where the optimum is 0.0074777. I0 (and
+  // a guess's strictness test) now allows for c's rounding.
+  auto p = degenerate_monotone_lcqp(
+      symmetric4(0x1.01f219780bf9p+0, 0x1.f7cfc46661e26p-5, -0x1.e55b13e7d4f11p+4, -0x1.02feeff15c7d1p-14,
+                 0x1.817477396cfe6p+0, -0x1.f3152289e0c13p+7, -0x1.0dbbb6fc851a9p-11, 0x1.e82a5a689ba54p+17,
+                 0x1.ff0ec34fa2785p-3, 0x1.00000d94a34c9p+0),
+      0x1.6969696969698p-3);
+  p.A(1, 0) = 0x1.f2d2d2d2d2d2dp+5;
+  p.lbA(1) = p.ubA(1) = 0x1.bf3fbf3fbf3fcp-1;
+  check_certified_at_best_branch(p, 0.0086);
+  // A guess naming that point's sides (pair 0 on R, pair 1 on L) is not verified as unique either.
+  claw::LcqpSolver<double> solver;
+  Eigen::Matrix<std::int8_t, 2, 1> guess(1, 0);
+  const auto& guessed = solver.solve(p, guess);
+  REQUIRE(guessed.status == Status::Ok);
+  CHECK(guessed.objective == Approx(best_branch(p)).epsilon(1e-9));
+  CHECK(guessed.objective < 0.0086);
+}

@@ -312,6 +312,7 @@ class LcqpSolver {
     w_.resize(m);
     w_relaxed_.resize(m);
     equil_.resize(m);
+    w_noise_.resize(m);
     i0_.resize(m);
     visited_.resize(m);
     queue_.resize(m);
@@ -642,11 +643,12 @@ class LcqpSolver {
     // S / beta) in mu' = mu beta / alpha.
     const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
     const Scalar beta = s_max;
+    cvec_scale_ = alpha;
     if (!(beta > Scalar(0))) return MonotoneOutcome::NotApplicable;
     if (alpha > Scalar(0)) {
       w_ = cvec_ / alpha;
       ss_ /= beta;
-      if (guess != nullptr && try_guess(*guess, side)) {
+      if (guess != nullptr && try_guess(*guess, side, oth, lb_oth, alpha / beta)) {
         mu_ *= alpha / beta;
         ss_ *= beta;
         return finish_monotone(p);
@@ -681,14 +683,18 @@ class LcqpSolver {
         return MonotoneOutcome::NotApplicable;
       }
       // I0: basic z, plus degenerate pairs (basic w at rounding level). w = c + S z with
-      // |c| <= 1 and |S_ij| <= 1 here, so its rounding scales with 1 + m |z|_inf.
+      // |c| <= 1 and |S_ij| <= 1 here, so Lemke's own rounding scales with 1 + m |z|_inf; c and S
+      // carry the rounding of R x - lbR on top (scaled_w_rounding).
       Scalar z_max = Scalar(0);
       for (Index i = 0; i < m; ++i) z_max = detail::max_of(z_max, lemke.z.coeff(i));
       const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
                            (Scalar(1) + static_cast<Scalar>(m) * z_max);
+      mu_ = lemke.z;
+      scaled_w_rounding(oth, lb_oth, alpha / beta);
       Index n0 = 0;
       for (Index i = 0; i < m; ++i) {
-        if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol) i0_.coeffRef(n0++) = static_cast<int>(i);
+        if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol + w_noise_.coeff(i))
+          i0_.coeffRef(n0++) = static_cast<int>(i);
       }
       // mu'_I0 from S[I0,I0] mu' = -c[I0] (unique when S[I0,I0] is nonsingular).
       mu_.setZero(m);
@@ -715,10 +721,31 @@ class LcqpSolver {
     return finish_monotone(p);
   }
 
+  /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
+  /// (x = x0 + T lambda, lambda_j = mu_j to_lambda / d_j), in the scaled LCP's units, into w_noise_:
+  /// 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0 in exact
+  /// arithmetic can come out as large as this (c = R x0 - lbR cancels): at c = (-7e-4, 0.024),
+  /// terms of 0.65, a w_i of 2.5e-13 (scaled) was 0, and lambda, not unique, was certified.
+  /// Uses x_ as scratch.
+  template <typename OtherRows, typename OtherBounds>
+  void scaled_w_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Scalar to_lambda) noexcept {
+    const Index n = n_, m = m_;
+    const Scalar alpha = cvec_scale_;
+    x_ = x0_.cwiseAbs();
+    for (Index j = 0; j < m; ++j) x_ += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
+    const Scalar unit = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+    for (Index i = 0; i < m; ++i)
+      w_noise_.coeffRef(i) =
+          unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x_)) * equil_.coeff(i) / alpha;
+  }
+
   /// Verifies a guessed index set I0 (pairs whose w side is active) on the scaled LCP in w_, ss_:
-  /// mu_I0 from S[I0,I0] mu = -c[I0] must be > 0 on I0 and w = c + S mu > 0 off I0 (strict, so
-  /// the solution is unique exactly when Lemke's would be). True: mu_ holds the scaled solution.
-  bool try_guess(const GuessVector& guess, int side) noexcept {
+  /// mu_I0 from S[I0,I0] mu = -c[I0] must be > 0 on I0 and w = c + S mu > 0 off I0 beyond its
+  /// rounding (strict, so the solution is unique exactly when Lemke's would be). True: mu_ holds
+  /// the scaled solution.
+  template <typename OtherRows, typename OtherBounds>
+  bool try_guess(const GuessVector& guess, int side, const OtherRows& oth, const OtherBounds& lb_oth,
+                 Scalar to_lambda) noexcept {
     const Index m = m_;
     const std::int8_t w_active = side == 0 ? 1 : 0;
     Index n0 = 0;
@@ -732,11 +759,12 @@ class LcqpSolver {
                        (Scalar(1) + static_cast<Scalar>(m) * mu_max);
     for (Index a = 0; a < n0; ++a)
       if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
+    scaled_w_rounding(oth, lb_oth, to_lambda);
     for (Index i = 0; i < m; ++i) {
       if (mu_.coeff(i) != Scalar(0)) continue;
       Scalar wi = w_.coeff(i);
       for (Index a = 0; a < n0; ++a) wi += ss_.coeff(i, i0_.coeff(a)) * mu_.coeff(i0_.coeff(a));
-      if (!(wi > tol)) return false;
+      if (!(wi > tol + w_noise_.coeff(i))) return false;
     }
     return true;
   }
@@ -1358,10 +1386,11 @@ class LcqpSolver {
   Index n_ = 0, nc_ = 0, m_ = 0;
   bool has_guess_ = false;
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
+  Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the monotone path's LCP
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())
-  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, equil_, mu_, w_, w_relaxed_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, l_norm_, r_norm_, sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
