@@ -963,3 +963,89 @@ TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within
   CHECK(guessed.objective == Approx(best_branch(p)).epsilon(1e-9));
   CHECK(guessed.objective < 0.0086);
 }
+
+TEST_CASE("LCQP regression: the monotone path's uniqueness test allows for the error of its symmetric S",
+          "[lcqp][regression]") {
+  // Review of session 8: M = S D is detected with d consistent to 1e-9 and S is then averaged with
+  // its transpose, so S is known only to that asymmetry. Here L = I, M = R = S0 + eps a b' with S0
+  // PSD of rank 2 and R v = 0 exactly (S0 v = 0, b'v = 0, v = (1, 1, -1)); lbR = R (1, 1, 2), so
+  // every lambda = (1, 1, 2) + t v, t in [-1, 2], is complementary with w = 0. The averaged S is
+  // nonsingular by about eps, and for eps from 1e-12 to 3e-10 the path certified t = 1,
+  // x = (0, 0, 3), objective 4.5. The optimum is t = -1/3, x = (2/3, 2/3, 7/3), objective 23/6.
+  const Eigen::Vector3d u1(1, -1, 0), u2(1, 1, 2), a(0.3, -0.7, 0.2), b(1, 0, 1), lambda(1, 1, 2);
+  const Eigen::Matrix3d s0 = u1 * u1.transpose() + 0.5 * u2 * u2.transpose();
+  for (const double eps : {1e-12, 1e-11, 1e-10, 3e-10}) {
+    CAPTURE(eps);
+    claw::LcqpProblem<double> p(3, 0, 3);
+    p.Q.setIdentity();
+    p.g << 1, 0, 0;
+    p.L.setIdentity();
+    p.R = s0 + eps * a * b.transpose();
+    p.lbR = p.R * lambda;
+    check_certified_at_best_branch(p, 4.4);
+    claw::LcqpSolver<double> solver;
+    CHECK(solver.solve(p).objective == Approx(23.0 / 6.0).epsilon(1e-9));
+  }
+}
+
+namespace {
+
+/// fuzz_lcqp 10-minute run (session 8): pairs whose rows L2 = R2 coincide, and an L0 whose x2 and
+/// x3 coefficients differ by 6.1e-8 of 0.001: with pairs 0 and 2 on their L side, L0 x = -1,
+/// L2 x = -0.62 and R1 x >= 0.38 hold only at x3 = -x2 = 9.8e6 (objective 5.0e18).
+claw::LcqpProblem<double> far_vertex_lcqp() {
+  claw::LcqpProblem<double> p(4, 0, 3);
+  p.Q << 0x1.00001084e7f0bp+0,  -0x1.f06ddae9f2927p-3,   0x1.4d05b90f419edp-3,   0x1.5f6dc097060abp-6,
+  -0x1.f06ddae9f2927p-3,  0x1.ca2082186d8e9p+17, -0x1.2ef21bac1663ap+17,  -0x1.4719430a0c4a5p+4,
+   0x1.4d05b90f419edp-3, -0x1.2ef21bac1663ap+17,  0x1.90c305174ac3fp+16,  -0x1.18cf48057c105p+1,
+   0x1.5f6dc097060abp-6,  -0x1.4719430a0c4a5p+4,  -0x1.18cf48057c105p+1,  0x1.cc51bc483d7cdp+10;
+  p.g << 0x1.14a8c2bd3d9e9p-7,   0x1.716a316a316a5p+4, -0x1.0624dd2f1a9fcp-10,  0x1.aa05c29937558p-13;
+  p.L << 0x1.146155ea8d364p-11,  -0x1.f29c869c869c8p+9, -0x1.0624dd2f1a9fcp-10, -0x1.0620c4978d4bdp-10,
+             -0x1.f4p+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,
+  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9;
+  p.R << 0x1.eb89168b22d4ep-11, -0x1.1a9ecccbdb21ep-11, -0x1.0624dd2f1a9fcp-10, -0x1.0624dd2f1a9fcp-10,
+  -0x1.3f3f3f3f3f3f4p-1, -0x1.46e8b373f7098p-11,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,
+  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9;
+  const double inf = std::numeric_limits<double>::infinity();
+  p.lb.setConstant(-inf); p.ub << 0x1.01c801c801c8p-1, inf, inf, inf;
+  p.lbL << -0x1p+0, -0x1.3f3f3f3f3f3f4p-1, -0x1.3f3f3f3f3f3f4p-1;
+  p.ubL << inf,  0x1.c289c289c28ap-3, 0x1.8383838383838p+0;
+  p.lbR << -0x1p+0,  0x1.8185818581858p-2, -0x1.3f3f3f3f3f3f4p-1;
+  p.ubR << inf, 0x1.5152515251525p+0, 0x1.4545454545454p-2;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("QP regression: a row dependent on W only within dependence_tolerance is not a proof of infeasibility",
+          "[qp][lcqp][regression]") {
+  // L0's normal leaves the span of the working set's at a sine of 2e-13 in Q's metric: below
+  // dependence_tolerance (1000 eps), well above W's rounding. Its miss at the minimiser over W was
+  // taken for a proof: the node QP below was Infeasible, branch and bound pruned the subtree
+  // holding the branch at 5.0e18 and certified a point at 6.4e30 (||x|| = 1.1e13). Such a miss is
+  // now IllConditioned (the node unexplored, the LCQP answer uncertified).
+  const auto p = far_vertex_lcqp();
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 6);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  Eigen::MatrixXd rows(6, 4);
+  rows << p.L, p.R;
+  qp.set_constraints(rows);
+  Eigen::VectorXd lo(6), hi(6);
+  lo << p.lbL, p.lbR;
+  hi << p.ubL, p.ubR;
+  hi(0) = p.lbL(0);
+  hi(2) = p.lbL(2);
+  // With pair 1 held on its L side too, a subset of the node: Ok, x3 = -x2 = 9.8e6.
+  auto branch_hi = hi;
+  branch_hi(1) = p.lbL(1);
+  const auto& branch = qp.solve(p.g, p.lb, p.ub, lo, branch_hi);
+  REQUIRE(branch.status == Status::Ok);
+  CHECK(branch.x(3) == Approx(9.8195e6).epsilon(1e-4));
+  CHECK(branch.objective == Approx(5.0352e18).epsilon(1e-4));
+  const auto& node = qp.solve(p.g, p.lb, p.ub, lo, hi);
+  CHECK(node.status != Status::Infeasible);
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  CHECK(r.status != Status::Infeasible);
+  CHECK_FALSE((r.certified_global && r.objective > 5.04e18));
+}

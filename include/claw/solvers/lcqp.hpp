@@ -223,8 +223,9 @@ struct LcqpResult {
 ///    lambda, x = x0 + T lambda, and the other side is w = c + M lambda. When M = S D with S
 ///    symmetric positive semidefinite and D positive diagonal (detected numerically: FLIQC's
 ///    matrix when each P_i^inv is a positive multiple of P_i'), 0 <= lambda perp w >= 0 is the
-///    monotone LCP(c, S) in mu = D lambda: its w is unique, Lemke's method solves it or proves it
-///    infeasible with a ray, and lambda is unique when S restricted to the pairs with w_i = 0 is
+///    monotone LCP(c, S) in mu = D lambda: its w is unique, Lemke's method (on the LCP
+///    equilibrated to a unit diagonal) solves it or proves it infeasible with a ray, and lambda is
+///    unique when S restricted to the pairs with w_i = 0 (to the rounding of R x - lbR) is
 ///    nonsingular. The unique complementary point is then the only feasible candidate: it is the
 ///    global optimum if it satisfies the remaining bounds and rows, and proves infeasibility if
 ///    not. When any condition fails the solver falls through.
@@ -306,6 +307,8 @@ class LcqpSolver {
     x0_.resize(n);
     mm_.resize(m, m);
     ss_.resize(m, m);
+    serr_.resize(m, m);
+    inv_.resize(m, m);
     cvec_.resize(m);
     dvec_.resize(m);
     mu_.resize(m);
@@ -611,12 +614,22 @@ class LcqpSolver {
     if (!symmetric_scaling(m)) return MonotoneOutcome::NotApplicable;
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
+    // S is taken symmetric, (S_ij + S_ji) / 2; serr_ bounds how far that is from the exact S:
+    // half the asymmetry (symmetric_scaling accepts d up to its ratio tolerance) plus the rounding
+    // of M = oth T, 64 n eps (|oth_i| |T_j|) / d_j. Lemke's w and the uniqueness test allow for it.
     Scalar s_max = Scalar(0);
+    const Scalar m_rounding = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i <= j; ++i) {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
+        const Scalar rounding =
+            m_rounding * detail::max_of(oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs()) / dvec_.coeff(j),
+                                        oth.row(j).cwiseAbs().dot(t_.col(i).cwiseAbs()) / dvec_.coeff(i));
+        const Scalar bound = Scalar(0.5) * std::fabs(ss_.coeff(i, j) - ss_.coeff(j, i)) + rounding;
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
+        serr_.coeffRef(i, j) = bound;
+        serr_.coeffRef(j, i) = bound;
       }
     // Symmetric diagonal equilibration, e_i = 1 / sqrt(S_ii) (1 where S_ii <= 0): the LCP in
     // nu = E^-1 mu, 0 <= nu perp E w = E c + (E S E) nu >= 0, has the same solutions, and E S E has
@@ -632,18 +645,20 @@ class LcqpSolver {
     for (Index j = 0; j < m; ++j) {
       for (Index i = 0; i < m; ++i) {
         ss_.coeffRef(i, j) *= equil_.coeff(i) * equil_.coeff(j);
+        serr_.coeffRef(i, j) *= equil_.coeff(i) * equil_.coeff(j);
         s_max = detail::max_of(s_max, std::fabs(ss_.coeff(i, j)));
       }
       cvec_.coeffRef(j) *= equil_.coeff(j);
       dvec_.coeffRef(j) /= equil_.coeff(j);  // lambda = D^-1 mu = (E^-1 D)^-1 nu
     }
-    if (!std::isfinite(s_max) || !all_finite(cvec_)) return MonotoneOutcome::NotApplicable;
+    if (!std::isfinite(s_max) || !all_finite(cvec_) || !all_finite(serr_)) return MonotoneOutcome::NotApplicable;
     if (!positive_semidefinite(m, s_max)) return MonotoneOutcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke on the scaled LCP(c / alpha,
     // S / beta) in mu' = mu beta / alpha.
     const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
     const Scalar beta = s_max;
     cvec_scale_ = alpha;
+    cvec_beta_ = beta;
     if (!(beta > Scalar(0))) return MonotoneOutcome::NotApplicable;
     if (alpha > Scalar(0)) {
       w_ = cvec_ / alpha;
@@ -698,7 +713,7 @@ class LcqpSolver {
       }
       // mu'_I0 from S[I0,I0] mu' = -c[I0] (unique when S[I0,I0] is nonsingular).
       mu_.setZero(m);
-      if (n0 > 0 && !solve_i0(n0)) {
+      if (n0 > 0 && !solve_i0(n0, Scalar(1) / beta)) {
         ss_ *= beta;
         return MonotoneOutcome::NotApplicable;
       }
@@ -716,7 +731,7 @@ class LcqpSolver {
       for (Index i = 0; i < m; ++i) i0_.coeffRef(i) = static_cast<int>(i);
       w_.setZero(m);
       mu_.setZero(m);
-      if (!nonsingular_all(m)) return MonotoneOutcome::NotApplicable;
+      if (!nonsingular_all(m)) return MonotoneOutcome::NotApplicable;  // S unscaled here
     }
     return finish_monotone(p);
   }
@@ -724,7 +739,8 @@ class LcqpSolver {
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
   /// (x = x0 + T lambda, lambda_j = mu_j to_lambda / d_j), in the scaled LCP's units, into w_noise_:
   /// 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0 in exact
-  /// arithmetic can come out as large as this (c = R x0 - lbR cancels): at c = (-7e-4, 0.024),
+  /// arithmetic can come out as large as this (c = R x0 - lbR cancels), plus S's error bound serr_
+  /// times |mu| (S is known only to it): at c = (-7e-4, 0.024),
   /// terms of 0.65, a w_i of 2.5e-13 (scaled) was 0, and lambda, not unique, was certified.
   /// Uses x_ as scratch.
   template <typename OtherRows, typename OtherBounds>
@@ -734,9 +750,15 @@ class LcqpSolver {
     x_ = x0_.cwiseAbs();
     for (Index j = 0; j < m; ++j) x_ += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
     const Scalar unit = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
-    for (Index i = 0; i < m; ++i)
-      w_noise_.coeffRef(i) =
-          unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x_)) * equil_.coeff(i) / alpha;
+    for (Index i = 0; i < m; ++i) {
+      // Plus S's error carried through the solution: sum_j serr_ij / beta |mu_j|.
+      Scalar from_s = Scalar(0);
+      for (Index j = 0; j < m; ++j) from_s += serr_.coeff(i, j) * std::fabs(mu_.coeff(j));
+      const Scalar noise = unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x_)) * equil_.coeff(i) / alpha +
+                           from_s / cvec_beta_;
+      // An overflowed bound (lambda beyond the range) knows nothing: the pair counts as degenerate.
+      w_noise_.coeffRef(i) = std::isfinite(noise) ? noise : infinity<Scalar>();
+    }
   }
 
   /// Verifies a guessed index set I0 (pairs whose w side is active) on the scaled LCP in w_, ss_:
@@ -752,7 +774,7 @@ class LcqpSolver {
     for (Index i = 0; i < m; ++i)
       if (guess.coeff(i) == w_active || guess.coeff(i) == 2) i0_.coeffRef(n0++) = static_cast<int>(i);
     mu_.setZero(m);
-    if (n0 > 0 && !solve_i0(n0)) return false;
+    if (n0 > 0 && !solve_i0(n0, Scalar(1) / cvec_beta_)) return false;
     Scalar mu_max = Scalar(0);
     for (Index i = 0; i < m; ++i) mu_max = detail::max_of(mu_max, std::fabs(mu_.coeff(i)));
     const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
@@ -915,11 +937,22 @@ class LcqpSolver {
     return true;
   }
 
-  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by Gaussian elimination with partial
-  /// pivoting in mm_; false when S[I0,I0] is singular (pivot below 1e-10 of the largest entry).
-  bool solve_i0(Index n0) noexcept {
+  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by Gauss-Jordan elimination with
+  /// partial pivoting in mm_, inverting S[I0,I0] alongside in inv_. False when S[I0,I0] may be
+  /// singular: a pivot below 1e-10 of the largest entry, or ||S^-1||_inf ||dS||_inf > 1/2 with dS
+  /// the bound serr_ on S's error times err_scale (S's current scaling). S + dS is nonsingular for
+  /// every such dS only when ||S^-1|| ||dS|| < 1; the 1/2 leaves room for inv_'s own rounding.
+  /// (A pivot test alone let an exactly singular S, known to 1e-9 of its entries, pass as unique.)
+  bool solve_i0(Index n0, Scalar err_scale) noexcept {
+    Scalar err_norm = Scalar(0);
     for (Index a = 0; a < n0; ++a) {
-      for (Index b = 0; b < n0; ++b) mm_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
+      Scalar row_err = Scalar(0);
+      for (Index b = 0; b < n0; ++b) {
+        mm_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
+        inv_.coeffRef(a, b) = a == b ? Scalar(1) : Scalar(0);
+        row_err += serr_.coeff(i0_.coeff(a), i0_.coeff(b));
+      }
+      err_norm = detail::max_of(err_norm, row_err * err_scale);
       cvec_.coeffRef(a) = -w_.coeff(i0_.coeff(a));
     }
     Scalar scale = Scalar(0);
@@ -932,28 +965,40 @@ class LcqpSolver {
         if (std::fabs(mm_.coeff(i, k)) > std::fabs(mm_.coeff(piv, k))) piv = i;
       if (!(std::fabs(mm_.coeff(piv, k)) > tiny)) return false;
       if (piv != k) {
-        for (Index j = 0; j < n0; ++j) std::swap(mm_.coeffRef(k, j), mm_.coeffRef(piv, j));
+        for (Index j = 0; j < n0; ++j) {
+          std::swap(mm_.coeffRef(k, j), mm_.coeffRef(piv, j));
+          std::swap(inv_.coeffRef(k, j), inv_.coeffRef(piv, j));
+        }
         std::swap(cvec_.coeffRef(k), cvec_.coeffRef(piv));
       }
-      for (Index i = k + 1; i < n0; ++i) {
-        const Scalar f = mm_.coeff(i, k) / mm_.coeff(k, k);
+      // Row k scaled to a unit pivot, then eliminated from every other row.
+      const Scalar pivot = mm_.coeff(k, k);
+      for (Index j = 0; j < n0; ++j) {
+        mm_.coeffRef(k, j) /= pivot;
+        inv_.coeffRef(k, j) /= pivot;
+      }
+      cvec_.coeffRef(k) /= pivot;
+      for (Index i = 0; i < n0; ++i) {
+        if (i == k) continue;
+        const Scalar f = mm_.coeff(i, k);
         if (f == Scalar(0)) continue;
-        for (Index j = k; j < n0; ++j) mm_.coeffRef(i, j) -= f * mm_.coeff(k, j);
+        for (Index j = 0; j < n0; ++j) {
+          mm_.coeffRef(i, j) -= f * mm_.coeff(k, j);
+          inv_.coeffRef(i, j) -= f * inv_.coeff(k, j);
+        }
         cvec_.coeffRef(i) -= f * cvec_.coeff(k);
       }
     }
-    for (Index k = n0 - 1; k >= 0; --k) {
-      Scalar v = cvec_.coeff(k);
-      for (Index j = k + 1; j < n0; ++j) v -= mm_.coeff(k, j) * cvec_.coeff(j);
-      cvec_.coeffRef(k) = v / mm_.coeff(k, k);
-    }
+    Scalar inv_norm = Scalar(0);
+    for (Index a = 0; a < n0; ++a) inv_norm = detail::max_of(inv_norm, inv_.row(a).head(n0).cwiseAbs().sum());
+    if (!(inv_norm * err_norm <= Scalar(0.5))) return false;
     for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = cvec_.coeff(a);
     return true;
   }
 
   bool nonsingular_all(Index m) noexcept {
     for (Index i = 0; i < m; ++i) w_.coeffRef(i) = Scalar(0);
-    return solve_i0(m);
+    return solve_i0(m, Scalar(1));
   }
 
   // --- the convex subproblems ------------------------------------------------------------------
@@ -1387,6 +1432,7 @@ class LcqpSolver {
   bool has_guess_ = false;
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
   Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the monotone path's LCP
+  Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the monotone path's LCP
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())
@@ -1399,7 +1445,7 @@ class LcqpSolver {
   IntN free_col_, col_role_;
   MatrixLu lu_;
   MatrixNP t_;
-  MatrixPP mm_, ss_;
+  MatrixPP mm_, ss_, serr_, inv_;  // serr_: bound on S's error, entrywise
 };
 
 }  // namespace claw

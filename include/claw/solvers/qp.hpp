@@ -113,14 +113,15 @@ struct QpSettings {
   /// kappa W's conditioning, or within the rounding of W's rows carried through the combination
   /// n = N r that makes the constraint dependent (sum |r_k| 8 n eps |a_k|'|x|, along its unit
   /// normal), proves nothing: the solve ends with Status::IllConditioned; so does any miss of a
-  /// constraint that is dependent only within W's rounding allowance (see dependence_tolerance).
+  /// constraint that counts as dependent by only one of the two allowances of dependence_tolerance.
   /// Finite, >= feasibility_tolerance (so >= eps).
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance
   /// times ||L^-1 n||, or at most 16 eps kappa(W) times it (W's own rounding): it is then not
   /// added to the factorisation (a pure dual step, set aside, Infeasible or IllConditioned
-  /// follows; a violated one in the second band only never gives Infeasible). Finite, >= 0.
+  /// follows; a violated one whose sine only one of the two bounds covers, i.e. above
+  /// min(dependence_tolerance, 16 eps kappa), never gives Infeasible). Finite, >= 0.
   /// Default 1000 eps.
   Scalar dependence_tolerance = Scalar(1000) * std::numeric_limits<Scalar>::epsilon();
   /// Fill QpResult::residuals (costs two n x n products, one of them the check that Q x + g does
@@ -168,7 +169,7 @@ struct QpResiduals {
 ///  - Infeasible, MaxIterations, NumericalOverflow (the iteration ended on a point or multipliers
 ///    that overflowed: finite data of extreme range), IllConditioned (a constraint dependent on a
 ///    nearly singular working set missed beyond the infeasibility threshold but within the rounding
-///    of x or of W's rows, or dependent only within W's rounding allowance: neither feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
+///    of x or of W's rows, or dependent by only one of dependence_tolerance's two allowances: neither feasibility nor infeasibility is proved; see QpSettings::infeasibility_tolerance): x,
 ///    multipliers and objective still hold the
 ///    last Ok solution of this solver (zeros before the first); residuals +inf; active_set is the working set at the stop
 ///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
@@ -554,13 +555,17 @@ class QpSolver {
     return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) || !(d2_norm2 > Scalar(0));
   }
 
-  /// For a d_ that dependent() called dependent: true when it is so only within W's rounding
-  /// allowance (its sine exceeds dependence_tolerance; W leaves room for a new direction).
-  bool dependent_only_by_rounding(Index end, Scalar d2_norm2) const noexcept {
+  /// For a d_ that dependent() called dependent: true when it is so by one allowance only, its
+  /// sine above dependence_tolerance (W's rounding allowance let it count) or above W's rounding
+  /// 16 eps kappa (dependence_tolerance let it count): W leaves room for a new direction, so a miss
+  /// of it proves nothing.
+  bool dependent_by_one_allowance(Index end, Scalar d2_norm2) const noexcept {
     if (q_size_ >= n_ || end <= q_size_ || !(d2_norm2 > Scalar(0))) return false;
     const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
     const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
-    return d2_norm2 > tol2 * d_norm2;
+    const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() * working_set_condition();
+    const Scalar rounding2 = rounding * rounding;
+    return d2_norm2 > (tol2 < rounding2 ? tol2 : rounding2) * d_norm2;
   }
 
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
@@ -949,14 +954,16 @@ class QpSolver {
           const bool zero_row = p >= n_ && a_.row(p - n_).isZero(Scalar(0));
           const bool beyond = miss > threshold(settings_.infeasibility_tolerance);
           if (beyond && (zero_row || n_ == 0)) return Status::Infeasible;
-          if (beyond && dependent_only_by_rounding(end, d2_norm2)) {
-            // p's normal leaves W's span at a sine above dependence_tolerance but within W's
-            // rounding allowance: a new direction or W's rounding, the sine cannot tell, so
-            // nothing is proved. A feasible QP had two rows 4.4e-10 apart in angle in the metric
-            // of Q (W's kappa 4e5, allowance 1.5e-9; the sine was computed to five digits): it
-            // was called Infeasible. Taking p as a direction instead was tried: it solved that QP,
-            // but in the -O3 build a warm-started node QP then answered Ok at a vertex 50% above
-            // its optimum (another with stationarity 50).
+          if (beyond && dependent_by_one_allowance(end, d2_norm2)) {
+            // p's normal leaves W's span at a sine that only one of the two allowances covers, so
+            // it may be a new direction: nothing is proved. (1) Above dependence_tolerance, within
+            // W's rounding: a feasible QP had two rows 4.4e-10 apart in angle in the metric of Q
+            // (W's kappa 4e5, allowance 1.5e-9; the sine was computed to five digits) and was
+            // called Infeasible. Taking p as a direction instead was tried: it solved that QP, but
+            // in the -O3 build a warm-started node QP then answered Ok at a vertex 50% above its
+            // optimum (another with stationarity 50). (2) Above W's rounding, within
+            // dependence_tolerance: a row 6e-8 from its neighbours' span (2e-13 in Q's metric)
+            // holds at a point with ||x|| = 1e7; the feasible QP was called Infeasible.
             return Status::IllConditioned;
           } else if (beyond) {
             // x over a nearly dependent W carries an error of about eps kappa (1 + ||x||_inf): a
