@@ -308,7 +308,6 @@ class LcqpSolver {
     mm_.resize(m, m);
     ss_.resize(m, m);
     serr_.resize(m, m);
-    inv_.resize(m, m);
     cvec_.resize(m);
     dvec_.resize(m);
     mu_.resize(m);
@@ -592,11 +591,19 @@ class LcqpSolver {
     // this path certifies, is then unknown. Three equalities made R x constant along the line
     // x = x0 + T lambda: M = 0 in exact arithmetic, 1e-17 computed, and Lemke's "unique" point
     // (objective 8504.6) was certified where every lambda >= 0 is complementary (optimum 2501.4).
+    // serr_ holds |oth| |T| (the size of each M entry's terms) until S's error bound replaces it.
     const Scalar noise = std::sqrt(std::numeric_limits<Scalar>::epsilon());
+    serr_.setZero(m, m);
+    for (Index j = 0; j < m; ++j)
+      for (Index row = 0; row < n; ++row) {
+        const Scalar t = std::fabs(t_.coeff(row, j));
+        if (t == Scalar(0)) continue;  // T's selected rows hold one entry each
+        for (Index i = 0; i < m; ++i) serr_.coeffRef(i, j) += std::fabs(oth.coeff(i, row)) * t;
+      }
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < m; ++j) {
         const Scalar v = std::fabs(mm_.coeff(i, j));
-        if (v != Scalar(0) && v <= noise * oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs()))
+        if (v != Scalar(0) && v <= noise * serr_.coeff(i, j))
           return MonotoneOutcome::NotApplicable;
       }
     cvec_.noalias() = oth * x0_;
@@ -623,8 +630,7 @@ class LcqpSolver {
       for (Index i = 0; i <= j; ++i) {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
         const Scalar rounding =
-            m_rounding * detail::max_of(oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs()) / dvec_.coeff(j),
-                                        oth.row(j).cwiseAbs().dot(t_.col(i).cwiseAbs()) / dvec_.coeff(i));
+            m_rounding * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j), serr_.coeff(j, i) / dvec_.coeff(i));
         const Scalar bound = Scalar(0.5) * std::fabs(ss_.coeff(i, j) - ss_.coeff(j, i)) + rounding;
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
@@ -938,18 +944,20 @@ class LcqpSolver {
   }
 
   /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by Gauss-Jordan elimination with
-  /// partial pivoting in mm_, inverting S[I0,I0] alongside in inv_. False when S[I0,I0] may be
-  /// singular: a pivot below 1e-10 of the largest entry, or ||S^-1||_inf ||dS||_inf > 1/2 with dS
-  /// the bound serr_ on S's error times err_scale (S's current scaling). S + dS is nonsingular for
-  /// every such dS only when ||S^-1|| ||dS|| < 1; the 1/2 leaves room for inv_'s own rounding.
-  /// (A pivot test alone let an exactly singular S, known to 1e-9 of its entries, pass as unique.)
+  /// partial pivoting in mm_, inverting S[I0,I0] alongside in lu_'s top-left corner (free once
+  /// x = x0 + T lambda is built: no extra storage, FliqcFilter<float, 7, 8> stays within 16 KiB).
+  /// False when S[I0,I0] may be singular: a pivot below 1e-10 of the largest entry, or
+  /// ||S^-1||_inf ||dS||_inf > 1/2 with dS the bound serr_ on S's error times err_scale (S's
+  /// current scaling). S + dS is nonsingular for every such dS when ||S^-1|| ||dS|| < 1; the 1/2
+  /// leaves room for the inverse's own rounding. (A pivot test alone let an exactly singular S,
+  /// known to 1e-12 of its entries, pass as unique.)
   bool solve_i0(Index n0, Scalar err_scale) noexcept {
     Scalar err_norm = Scalar(0);
     for (Index a = 0; a < n0; ++a) {
       Scalar row_err = Scalar(0);
       for (Index b = 0; b < n0; ++b) {
         mm_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
-        inv_.coeffRef(a, b) = a == b ? Scalar(1) : Scalar(0);
+        lu_.coeffRef(a, b) = a == b ? Scalar(1) : Scalar(0);
         row_err += serr_.coeff(i0_.coeff(a), i0_.coeff(b));
       }
       err_norm = detail::max_of(err_norm, row_err * err_scale);
@@ -967,7 +975,7 @@ class LcqpSolver {
       if (piv != k) {
         for (Index j = 0; j < n0; ++j) {
           std::swap(mm_.coeffRef(k, j), mm_.coeffRef(piv, j));
-          std::swap(inv_.coeffRef(k, j), inv_.coeffRef(piv, j));
+          std::swap(lu_.coeffRef(k, j), lu_.coeffRef(piv, j));
         }
         std::swap(cvec_.coeffRef(k), cvec_.coeffRef(piv));
       }
@@ -975,7 +983,7 @@ class LcqpSolver {
       const Scalar pivot = mm_.coeff(k, k);
       for (Index j = 0; j < n0; ++j) {
         mm_.coeffRef(k, j) /= pivot;
-        inv_.coeffRef(k, j) /= pivot;
+        lu_.coeffRef(k, j) /= pivot;
       }
       cvec_.coeffRef(k) /= pivot;
       for (Index i = 0; i < n0; ++i) {
@@ -984,13 +992,13 @@ class LcqpSolver {
         if (f == Scalar(0)) continue;
         for (Index j = 0; j < n0; ++j) {
           mm_.coeffRef(i, j) -= f * mm_.coeff(k, j);
-          inv_.coeffRef(i, j) -= f * inv_.coeff(k, j);
+          lu_.coeffRef(i, j) -= f * lu_.coeff(k, j);
         }
         cvec_.coeffRef(i) -= f * cvec_.coeff(k);
       }
     }
     Scalar inv_norm = Scalar(0);
-    for (Index a = 0; a < n0; ++a) inv_norm = detail::max_of(inv_norm, inv_.row(a).head(n0).cwiseAbs().sum());
+    for (Index a = 0; a < n0; ++a) inv_norm = detail::max_of(inv_norm, lu_.row(a).head(n0).cwiseAbs().sum());
     if (!(inv_norm * err_norm <= Scalar(0.5))) return false;
     for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = cvec_.coeff(a);
     return true;
@@ -1445,7 +1453,7 @@ class LcqpSolver {
   IntN free_col_, col_role_;
   MatrixLu lu_;
   MatrixNP t_;
-  MatrixPP mm_, ss_, serr_, inv_;  // serr_: bound on S's error, entrywise
+  MatrixPP mm_, ss_, serr_;  // serr_: bound on S's error, entrywise
 };
 
 }  // namespace claw
