@@ -943,64 +943,31 @@ class LcqpSolver {
     return true;
   }
 
-  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by Gauss-Jordan elimination with
-  /// partial pivoting in mm_, inverting S[I0,I0] alongside in lu_'s top-left corner (free once
-  /// x = x0 + T lambda is built: no extra storage, FliqcFilter<float, 7, 8> stays within 16 KiB).
-  /// False when S[I0,I0] may be singular: a pivot below 1e-10 of the largest entry, or
-  /// ||S^-1||_inf ||dS||_inf > 1/2 with dS the bound serr_ on S's error times err_scale (S's
-  /// current scaling). S + dS is nonsingular for every such dS when ||S^-1|| ||dS|| < 1; the 1/2
-  /// leaves room for the inverse's own rounding. (A pivot test alone let an exactly singular S,
-  /// known to 1e-12 of its entries, pass as unique.)
+  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by eliminate() on [S[I0,I0] | I | -c]
+  /// in lu_ (free once x = x0 + T lambda is built), which leaves S[I0,I0]^-1 and mu_I0 beside I.
+  /// False when S[I0,I0] may be singular: a pivot at rounding level, or ||S^-1||_inf ||dS||_inf >
+  /// 1/2 with dS the bound serr_ on S's error times err_scale (S's current scaling). S + dS is
+  /// nonsingular for every such dS when ||S^-1|| ||dS|| < 1; the 1/2 leaves room for the inverse's
+  /// own rounding. (A pivot test alone let an exactly singular S, known to 1e-12 of its entries,
+  /// pass as unique.)
   bool solve_i0(Index n0, Scalar err_scale) noexcept {
     Scalar err_norm = Scalar(0);
     for (Index a = 0; a < n0; ++a) {
       Scalar row_err = Scalar(0);
       for (Index b = 0; b < n0; ++b) {
-        mm_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
-        lu_.coeffRef(a, b) = a == b ? Scalar(1) : Scalar(0);
+        lu_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
+        lu_.coeffRef(a, n0 + b) = a == b ? Scalar(1) : Scalar(0);
         row_err += serr_.coeff(i0_.coeff(a), i0_.coeff(b));
       }
       err_norm = detail::max_of(err_norm, row_err * err_scale);
-      cvec_.coeffRef(a) = -w_.coeff(i0_.coeff(a));
+      lu_.coeffRef(a, 2 * n0) = -w_.coeff(i0_.coeff(a));
     }
-    Scalar scale = Scalar(0);
-    for (Index a = 0; a < n0; ++a)
-      for (Index b = 0; b < n0; ++b) scale = detail::max_of(scale, std::fabs(mm_.coeff(a, b)));
-    const Scalar tiny = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * scale;
-    for (Index k = 0; k < n0; ++k) {
-      Index piv = k;
-      for (Index i = k + 1; i < n0; ++i)
-        if (std::fabs(mm_.coeff(i, k)) > std::fabs(mm_.coeff(piv, k))) piv = i;
-      if (!(std::fabs(mm_.coeff(piv, k)) > tiny)) return false;
-      if (piv != k) {
-        for (Index j = 0; j < n0; ++j) {
-          std::swap(mm_.coeffRef(k, j), mm_.coeffRef(piv, j));
-          std::swap(lu_.coeffRef(k, j), lu_.coeffRef(piv, j));
-        }
-        std::swap(cvec_.coeffRef(k), cvec_.coeffRef(piv));
-      }
-      // Row k scaled to a unit pivot, then eliminated from every other row.
-      const Scalar pivot = mm_.coeff(k, k);
-      for (Index j = 0; j < n0; ++j) {
-        mm_.coeffRef(k, j) /= pivot;
-        lu_.coeffRef(k, j) /= pivot;
-      }
-      cvec_.coeffRef(k) /= pivot;
-      for (Index i = 0; i < n0; ++i) {
-        if (i == k) continue;
-        const Scalar f = mm_.coeff(i, k);
-        if (f == Scalar(0)) continue;
-        for (Index j = 0; j < n0; ++j) {
-          mm_.coeffRef(i, j) -= f * mm_.coeff(k, j);
-          lu_.coeffRef(i, j) -= f * lu_.coeff(k, j);
-        }
-        cvec_.coeffRef(i) -= f * cvec_.coeff(k);
-      }
-    }
+    if (!eliminate(n0, 2 * n0 + 1)) return false;
     Scalar inv_norm = Scalar(0);
-    for (Index a = 0; a < n0; ++a) inv_norm = detail::max_of(inv_norm, lu_.row(a).head(n0).cwiseAbs().sum());
+    for (Index a = 0; a < n0; ++a)
+      inv_norm = detail::max_of(inv_norm, lu_.row(a).segment(n0, n0).cwiseAbs().sum());
     if (!(inv_norm * err_norm <= Scalar(0.5))) return false;
-    for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = cvec_.coeff(a);
+    for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = lu_.coeff(a, 2 * n0);
     return true;
   }
 
