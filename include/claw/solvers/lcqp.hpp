@@ -612,10 +612,10 @@ class LcqpSolver {
     // |c|_inf below, which would blow such rounding up to 1). Two equalities put both R rows
     // exactly on their bounds at lambda = 0; c came out 1e-17, Lemke took lambda = 0 as the unique
     // solution (0.0086657) where S is singular and the optimum is 0.0086643.
-    const Scalar c_noise = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+    const Scalar product_unit = product_rounding();
     for (Index i = 0; i < m; ++i) {
       const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
-      if (std::fabs(cvec_.coeff(i)) <= c_noise * size) cvec_.coeffRef(i) = Scalar(0);
+      if (std::fabs(cvec_.coeff(i)) <= product_unit * size) cvec_.coeffRef(i) = Scalar(0);
     }
     // M = S D with S symmetric PSD, D > 0 diagonal?
     if (!symmetric_scaling(m)) return MonotoneOutcome::NotApplicable;
@@ -625,12 +625,11 @@ class LcqpSolver {
     // half the asymmetry (symmetric_scaling accepts d up to its ratio tolerance) plus the rounding
     // of M = oth T, 64 n eps (|oth_i| |T_j|) / d_j. Lemke's w and the uniqueness test allow for it.
     Scalar s_max = Scalar(0);
-    const Scalar m_rounding = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i <= j; ++i) {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
         const Scalar rounding =
-            m_rounding * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j), serr_.coeff(j, i) / dvec_.coeff(i));
+            product_unit * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j), serr_.coeff(j, i) / dvec_.coeff(i));
         const Scalar bound = Scalar(0.5) * std::fabs(ss_.coeff(i, j) - ss_.coeff(j, i)) + rounding;
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
@@ -669,7 +668,7 @@ class LcqpSolver {
     if (alpha > Scalar(0)) {
       w_ = cvec_ / alpha;
       ss_ /= beta;
-      if (guess != nullptr && try_guess(*guess, side, oth, lb_oth, alpha / beta)) {
+      if (guess != nullptr && try_guess(*guess, side, oth, lb_oth)) {
         mu_ *= alpha / beta;
         ss_ *= beta;
         return finish_monotone(p);
@@ -711,7 +710,7 @@ class LcqpSolver {
       const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
                            (Scalar(1) + static_cast<Scalar>(m) * z_max);
       mu_ = lemke.z;
-      scaled_w_rounding(oth, lb_oth, alpha / beta);
+      scaled_w_rounding(oth, lb_oth);
       Index n0 = 0;
       for (Index i = 0; i < m; ++i) {
         if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol + w_noise_.coeff(i))
@@ -742,20 +741,27 @@ class LcqpSolver {
     return finish_monotone(p);
   }
 
+  /// The relative rounding the monotone path allows for a sum of n products (a row of M = oth T,
+  /// of c = oth x0 - lb_oth, of w): 64 n eps.
+  Scalar product_rounding() const noexcept {
+    return Scalar(64) * static_cast<Scalar>(n_) * std::numeric_limits<Scalar>::epsilon();
+  }
+
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
-  /// (x = x0 + T lambda, lambda_j = mu_j to_lambda / d_j), in the scaled LCP's units, into w_noise_:
+  /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into w_noise_:
   /// 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0 in exact
   /// arithmetic can come out as large as this (c = R x0 - lbR cancels), plus S's error bound serr_
   /// times |mu| (S is known only to it): at c = (-7e-4, 0.024),
   /// terms of 0.65, a w_i of 2.5e-13 (scaled) was 0, and lambda, not unique, was certified.
   /// Uses x_ as scratch.
   template <typename OtherRows, typename OtherBounds>
-  void scaled_w_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Scalar to_lambda) noexcept {
-    const Index n = n_, m = m_;
+  void scaled_w_rounding(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
+    const Index m = m_;
     const Scalar alpha = cvec_scale_;
+    const Scalar to_lambda = alpha / cvec_beta_;
     x_ = x0_.cwiseAbs();
     for (Index j = 0; j < m; ++j) x_ += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
-    const Scalar unit = Scalar(64) * static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon();
+    const Scalar unit = product_rounding();
     for (Index i = 0; i < m; ++i) {
       // Plus S's error carried through the solution: sum_j serr_ij / beta |mu_j|.
       Scalar from_s = Scalar(0);
@@ -772,8 +778,7 @@ class LcqpSolver {
   /// rounding (strict, so the solution is unique exactly when Lemke's would be). True: mu_ holds
   /// the scaled solution.
   template <typename OtherRows, typename OtherBounds>
-  bool try_guess(const GuessVector& guess, int side, const OtherRows& oth, const OtherBounds& lb_oth,
-                 Scalar to_lambda) noexcept {
+  bool try_guess(const GuessVector& guess, int side, const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
     const Index m = m_;
     const std::int8_t w_active = side == 0 ? 1 : 0;
     Index n0 = 0;
@@ -787,7 +792,7 @@ class LcqpSolver {
                        (Scalar(1) + static_cast<Scalar>(m) * mu_max);
     for (Index a = 0; a < n0; ++a)
       if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
-    scaled_w_rounding(oth, lb_oth, to_lambda);
+    scaled_w_rounding(oth, lb_oth);
     for (Index i = 0; i < m; ++i) {
       if (mu_.coeff(i) != Scalar(0)) continue;
       Scalar wi = w_.coeff(i);

@@ -533,39 +533,33 @@ class QpSolver {
     return std::sqrt(kappa2);
   }
 
-  /// True when d_ (computed for the current W) is linearly dependent on W's normals; also returns
-  /// ||d2||^2, the squared norm of the part of d_ outside W.
-  /// The test is on the sine of the angle between the new normal and W's span (in the metric of Q):
-  /// ||d2|| / ||d|| <= max(dependence_tolerance, 16 eps kappa), where kappa >= 1 is W's own
-  /// conditioning, kappa = max_k ||R(0..k, k)|| / |R_kk| (one over the smallest sine with which a
-  /// member of W joined the members before it; column k of R is J' n_k, so this holds after removals
-  /// too). The complement basis J2 is computed to about eps kappa: a smaller ||d2|| is W's rounding,
-  /// not a new direction (three rows spanning a plane, two of them 1.6e-5 apart in angle, gave
-  /// sine 3.4e-12 > 1000 eps for the third, and x over the singular W came out of rounding: a
-  /// feasible QP ended Infeasible). Not dependence_tolerance * kappa: LCQP instances of the general
-  /// set join rows at sines of 4e-8 with kappa 6e5, real directions that this would drop.
-  bool dependent(Index end, Scalar& d2_norm2) const noexcept {
+  /// How d_ (computed for the current W) stands to W's normals; also returns ||d2||^2, the squared
+  /// norm of the part of d_ outside W.
+  /// The test is on the sine of the angle between the new normal and W's span (in the metric of Q),
+  /// against two allowances: dependence_tolerance, and W's rounding 16 eps kappa, where kappa >= 1
+  /// is W's own conditioning, kappa = max_k ||R(0..k, k)|| / |R_kk| (one over the smallest sine
+  /// with which a member of W joined the members before it; column k of R is J' n_k, so this holds
+  /// after removals too). The complement basis J2 is computed to about eps kappa: a smaller ||d2||
+  /// is W's rounding, not a new direction (three rows spanning a plane, two of them 1.6e-5 apart in
+  /// angle, gave sine 3.4e-12 > 1000 eps for the third, and x over the singular W came out of
+  /// rounding: a feasible QP ended Infeasible). Not dependence_tolerance * kappa: LCQP instances of
+  /// the general set join rows at sines of 4e-8 with kappa 6e5, real directions that this would
+  /// drop. Dependent: sine <= the larger allowance; ByOneAllowance when the sine also exceeds the
+  /// smaller one (W leaves room for a new direction, so a miss of such a constraint proves
+  /// nothing), ByBoth otherwise.
+  enum class Dependence : std::uint8_t { Independent, ByOneAllowance, ByBoth };
+  Dependence dependence(Index end, Scalar& d2_norm2) const noexcept {
     d2_norm2 = Scalar(0);
-    if (q_size_ >= n_ || end <= q_size_) return true;
+    if (q_size_ >= n_ || end <= q_size_) return Dependence::ByBoth;
     d2_norm2 = d_.segment(q_size_, end - q_size_).squaredNorm();
+    if (!(d2_norm2 > Scalar(0))) return Dependence::ByBoth;
     const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
     const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() * working_set_condition();
     const Scalar rounding2 = rounding * rounding;
     const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
-    return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) || !(d2_norm2 > Scalar(0));
-  }
-
-  /// For a d_ that dependent() called dependent: true when it is so by one allowance only, its
-  /// sine above dependence_tolerance (W's rounding allowance let it count) or above W's rounding
-  /// 16 eps kappa (dependence_tolerance let it count): W leaves room for a new direction, so a miss
-  /// of it proves nothing.
-  bool dependent_by_one_allowance(Index end, Scalar d2_norm2) const noexcept {
-    if (q_size_ >= n_ || end <= q_size_ || !(d2_norm2 > Scalar(0))) return false;
-    const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
-    const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
-    const Scalar rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() * working_set_condition();
-    const Scalar rounding2 = rounding * rounding;
-    return d2_norm2 > (tol2 < rounding2 ? tol2 : rounding2) * d_norm2;
+    if (d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) return Dependence::Independent;
+    return d2_norm2 > (tol2 < rounding2 ? tol2 : rounding2) * d_norm2 ? Dependence::ByOneAllowance
+                                                                      : Dependence::ByBoth;
   }
 
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
@@ -593,7 +587,7 @@ class QpSolver {
   bool try_append(Index c, int sign, bool equality) noexcept {
     const Index end = compute_d(c, sign);
     Scalar d2_norm2;
-    if (dependent(end, d2_norm2)) return false;
+    if (dependence(end, d2_norm2) != Dependence::Independent) return false;
     append(c, sign, equality, end, Scalar(0));
     return true;
   }
@@ -920,7 +914,8 @@ class QpSolver {
       for (;;) {
         const Index end = compute_d(p, sign);
         Scalar d2_norm2;
-        const bool is_dependent = dependent(end, d2_norm2);
+        const Dependence dependent_on_w = dependence(end, d2_norm2);
+        const bool is_dependent = dependent_on_w != Dependence::Independent;
         // r = R^-1 d1: how the multipliers of W change per unit of u_p.
         solve_r(d_, work2_);
         Scalar t_dual = infinity<Scalar>();
@@ -954,7 +949,7 @@ class QpSolver {
           const bool zero_row = p >= n_ && a_.row(p - n_).isZero(Scalar(0));
           const bool beyond = miss > threshold(settings_.infeasibility_tolerance);
           if (beyond && (zero_row || n_ == 0)) return Status::Infeasible;
-          if (beyond && dependent_by_one_allowance(end, d2_norm2)) {
+          if (beyond && dependent_on_w == Dependence::ByOneAllowance) {
             // p's normal leaves W's span at a sine that only one of the two allowances covers, so
             // it may be a new direction: nothing is proved. (1) Above dependence_tolerance, within
             // W's rounding: a feasible QP had two rows 4.4e-10 apart in angle in the metric of Q
