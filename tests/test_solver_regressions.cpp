@@ -1049,3 +1049,102 @@ TEST_CASE("QP regression: a row dependent on W only within dependence_tolerance 
   CHECK(r.status != Status::Infeasible);
   CHECK_FALSE((r.certified_global && r.objective > 5.04e18));
 }
+
+TEST_CASE("QP regression: a dependent row's dual step is not blocked by a rounding-level r_k (no cycling)",
+          "[qp][lcqp][regression]") {
+  // fuzz_lcqp (10-minute run, slow unit): a float penalty-homotopy QP of fuzz_lcqp's moderate family
+  // (L1 = L2 = -623.5 (1, ..., 1), held at L1 x <= -0.043 and L2 x >= 0: infeasible by 3e-5 along the
+  // unit normal, within the float tolerance). Warm-started, R1 entered W, then L1 (normal exactly
+  // minus L2's, in W) was dependent and its dual step was blocked by r = 3e-6 on R1, rounding of an
+  // exact 0 (16 eps kappa max|r| = 1.5e-4). R1 left W, L1 was set aside, the refresh found R1
+  // violated and added it again: 1000 iterations to MaxIterations, in every homotopy iteration (the
+  // LCQP took 0.78 s at -O2 instead of 8 ms).
+  Eigen::Matrix<float, 5, 5> q;
+  q << 0x1.d90d4cp+4f, 0x1.277e7ep+10f, -0x1.c97674p+2f, -0x1.b561dp+6f, 0x1.145106p+0f, 0x1.277e7ep+10f,
+      0x1.2cdab4p+18f, 0x1.77a3c6p+11f, 0x1.629c24p+9f, 0x1.271302p+8f, -0x1.c97674p+2f, 0x1.77a3c6p+11f,
+      0x1.ad7aep+5f, 0x1.4ab774p+6f, 0x1.455f6ap+1f, -0x1.b561dp+6f, 0x1.629c24p+9f, 0x1.4ab774p+6f,
+      0x1.2f802p+9f, 0x1.954f34p-7f, 0x1.145106p+0f, 0x1.271302p+8f, 0x1.455f6ap+1f, 0x1.954f34p-7f,
+      0x1.64d008p+0f;
+  Eigen::Matrix<float, 6, 5, Eigen::RowMajor> rows;
+  const float a = -0x1.37c3c4p+9f;
+  rows << a, a, a, a, a,  // L1
+      a, a, a, a, a,      // L2
+      0x1.5af49ap-7f, 0x1.1c4ep-8f, -0x1.998d56p+5f, 0x1.068b04p+0f, 0x1.0e1fc2p-10f,  // L3
+      a, a, a, -0x1.05c29p-10f, -0x1.0624dep-10f,                                    // R1
+      a, a, a, a, 0x1.98a8p-8f,                                                      // R2
+      0x1.0f0f18p+0f, -0x1.760ef8p+2f, -0x1.047cecp-10f, -0x1.0624dep-10f, -0x1.0624dep-10f;  // R3
+  Eigen::Matrix<float, 5, 1> g;
+  g << -0x1.8034f4p+14f, -0x1.8034fp+14f, -0x1.8034f2p+14f, -0x1.7796e8p+13f, -0x1.779692p+13f;
+  const Eigen::Matrix<float, 5, 1> lb = Eigen::Matrix<float, 5, 1>::Constant(-0.5f), ub = -lb;
+  Eigen::Matrix<float, 6, 1> lo, hi;
+  lo << -0x1.f7fff8p-1f, 0.0f, -1.0f, -0x1.3f3f4p-1f, -0x1.3cc33cp-1f, -1.0f;
+  hi << -0x1.61e16p-5f, 0x1.e3c1e4p-2f, -1.0f, 0x1.454544p-2f, 0x1.12b114p+1f, -1.0f;
+  claw::QpSolver<float, 5, 6> qp;
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  const auto& cold = qp.solve(g, lb, ub, lo, hi);
+  REQUIRE(cold.status == Status::Ok);
+  const Eigen::Matrix<float, 5, 1> x_cold = cold.x;
+  const float objective_cold = cold.objective;
+  // The homotopy's guess: the previous QP's active set.
+  claw::QpActiveSet<5, 6> guess;
+  using A = claw::QpActivity;
+  const A states[6] = {A::Inactive, A::Lower, A::Equality, A::Upper, A::Lower, A::Equality};
+  for (int i = 0; i < 6; ++i) guess.set_constraint(i, states[i]);
+  const auto& warm = qp.solve(g, lb, ub, lo, hi, guess);
+  INFO("warm iterations " << warm.iterations << ", x " << warm.x.transpose() << ", cold x " << x_cold.transpose());
+  REQUIRE(warm.status == Status::Ok);
+  CHECK(warm.iterations <= 6);
+  // L1 misses by 3e-5 along its unit normal (dependent on L2, within infeasibility_tolerance 1e-4
+  // (1 + ||x||)): the documented Ok. Every row holds to that along its unit normal.
+  for (int i = 0; i < 6; ++i) {
+    const float v = rows.row(i).dot(warm.x);
+    const float miss = std::max({0.0f, lo(i) - v, v - hi(i)}) / rows.row(i).norm();
+    CHECK(miss <= 1e-4f * (1.0f + warm.x.cwiseAbs().maxCoeff()));
+  }
+  CHECK(warm.residuals.primal == Approx(0.0432f).epsilon(1e-3));  // L1's gap, -0.0432 - 0
+  CHECK((warm.x - x_cold).cwiseAbs().maxCoeff() <= 1e-4f);
+  CHECK(warm.objective == Approx(objective_cold).epsilon(1e-5));
+}
+
+TEST_CASE("QP regression: a constraint set aside at the stepped x is checked again at the fresh x",
+          "[qp][regression]") {
+  // fuzz_qp (10-minute run, session 9), float: g0 = -8.5e37. The dual steps of 1e37 cancelled to
+  // x = (0, 0); there the row missed by 4.6e-5 along its unit normal (within the infeasibility
+  // tolerance 1e-4) and, dependent on W = {x0 <= ub, x1 >= lb}, was set aside. The refresh from
+  // W (x1's bound dropped) gave x = (0.383, 6e-7), where the row misses by 0.38 along its normal,
+  // and the answer was Ok. The optimum is x = (1.2575e-4, -1) (the row and x1 >= -1 active, their
+  // multipliers 8.6e33 and 2.1e33); float steps of 1e37 do not find it: the solve now ends
+  // MaxIterations (honest), where it answered Ok at a point missing the row.
+  Eigen::Matrix2f q;
+  q << 0x1.b746d4p-1f, -0x1.a401ccp-42f, -0x1.a401ccp-42f, 0x1.838f24p+20f;
+  Eigen::Matrix<float, 1, 2> a;
+  a << -0x1.35e7eep+13f, -0x1.f9f9f8p-3f;
+  const Eigen::Vector2f g(-0x1.fffffep+125f, -1.0f), lb(-0x1.d6e5d8p-2f, -1.0f), ub(0x1.880588p-2f, 0x1.00da0ep-20f);
+  const Eigen::Matrix<float, 1, 1> lba(-1.0f), uba(-0x1.d6e5d8p-2f);
+  claw::QpSolver<float, 2, 1> qp;
+  REQUIRE(qp.set_hessian(q) == Status::Ok);
+  REQUIRE(qp.set_constraints(a) == Status::Ok);
+  // The previous solve's active set (every bound and the row were equalities there).
+  claw::QpActiveSet<2, 1> guess;
+  guess.set_bound(0, claw::QpActivity::Equality);
+  guess.set_bound(1, claw::QpActivity::Equality);
+  guess.set_constraint(0, claw::QpActivity::Equality);
+  for (const bool warm : {false, true}) {
+    const auto& r = warm ? qp.solve(g, lb, ub, lba, uba, guess) : qp.solve(g, lb, ub, lba, uba);
+    INFO((warm ? "warm" : "cold") << ": status " << claw::to_string(r.status) << ", x " << r.x.transpose());
+    if (r.status != Status::Ok) {
+      // Not Ok is allowed for such data (|g| = FLT_MAX / 4), not an Ok that misses the row.
+      CHECK((r.status == Status::MaxIterations || r.status == Status::NumericalOverflow ||
+             r.status == Status::IllConditioned));
+      CHECK(r.x.isZero(0.0f));  // a failed solve keeps its previous x (0 before any Ok)
+      continue;
+    }
+    const float x_norm = r.x.cwiseAbs().maxCoeff();
+    const float ax = a.dot(r.x);
+    const float miss = std::max({0.0f, lba(0) - ax, ax - uba(0)}) / a.norm();
+    CHECK(miss <= 1e-4f * (1.0f + x_norm));
+    CHECK(r.x(0) >= lb(0) - 1e-4f * (1.0f + x_norm));
+    CHECK(r.x(0) <= ub(0) + 1e-4f * (1.0f + x_norm));
+  }
+}

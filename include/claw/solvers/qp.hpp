@@ -900,9 +900,13 @@ class QpSolver {
         // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
         if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
-        // W (O(n^2)), which must pass the test as well.
+        // W (O(n^2)), which must pass the test as well. Constraints set aside at the stepped x come
+        // back: their miss was judged there. (Float, g = -8.5e37: steps of 1e37 cancelled to
+        // x = (0, 0), where a row missed by 4.6e-5 along its normal was set aside; the fresh x was
+        // (0.38, 6e-7), the row missed by 0.38, and the answer was Ok.)
         bool dropped = false;
         if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
+        restore_set_aside();
         fresh = true;
         continue;
       }
@@ -918,11 +922,30 @@ class QpSolver {
         const bool is_dependent = dependent_on_w != Dependence::Independent;
         // r = R^-1 d1: how the multipliers of W change per unit of u_p.
         solve_r(d_, work2_);
+        // max |r_k| over W, and over W's inequalities (the set-aside below uses both).
+        Scalar r_largest = Scalar(0), r_inequalities = Scalar(0);
+        for (Index k = 0; k < q_size_; ++k) {
+          const Scalar rk = std::fabs(work2_.coeff(k));
+          r_largest = rk > r_largest ? rk : r_largest;
+          if (w_equality_.coeff(k) == 0) r_inequalities = rk > r_inequalities ? rk : r_inequalities;
+        }
+        // A dependent p whose miss is within infeasibility_tolerance is headed for the set-aside
+        // below (x does not move in its dual step, so the miss is known now). On that path an r_k
+        // within r's rounding, 16 eps kappa max|r|, is 0 in exact arithmetic and blocks nothing.
+        // Taken as a block, it cycled: in float, p's normal was exactly minus a row of W, and
+        // r_k = 3e-6 (rounding 1.5e-4) dropped a row that the refresh after setting p aside found
+        // violated and added again, 1000 times. A miss beyond the tolerance keeps every positive
+        // r_k as a block: the drops lead to the proof of infeasibility (or to room for p).
+        const bool headed_for_set_aside =
+            is_dependent && !(-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance));
+        const Scalar r_rounding = headed_for_set_aside ? Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
+                                                             working_set_condition() * r_largest
+                                                       : Scalar(0);
         Scalar t_dual = infinity<Scalar>();
         Index blocking = -1;
         for (Index k = 0; k < q_size_; ++k) {
           const Scalar rk = work2_.coeff(k);
-          if (w_equality_.coeff(k) != 0 || !(rk > Scalar(0))) continue;
+          if (w_equality_.coeff(k) != 0 || !(rk > r_rounding)) continue;
           const Scalar ratio = u_.coeff(k) / rk;
           if (ratio < t_dual) {
             t_dual = ratio;
@@ -933,7 +956,7 @@ class QpSolver {
           // n_p = N r with r <= 0 on W's inequalities: every point satisfying W violates p by -s.
           // x has drifted by rounding over the steps: s is measured again at the fresh minimiser
           // over W (when no partial step for p moved x off it).
-          if (u_p == Scalar(0)) {
+          if (u_p == Scalar(0) && !fresh) {
             bool dropped = false;
             if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
             fresh = true;
@@ -941,8 +964,9 @@ class QpSolver {
             // The drift may have been all of it: at the fresh point p holds on this side (it may
             // be violated on the other one). Choose the most violated constraint again.
             if (!(s < Scalar(0))) break;
-            if (dropped) continue;  // W changed: p's direction and dependence afresh
-            solve_r(d_, work2_);    // r again: the recomputation used work2_
+            // p's direction, dependence, r and the set-aside test afresh: W may have changed, the
+            // recomputation used work2_, and the miss at the fresh x decides which r_k may block.
+            continue;
           }
           const Scalar miss = -s * inv_norm(p);
           // A zero row's miss is exact (a'x = 0 for every x): no rounding allowance.
@@ -982,11 +1006,7 @@ class QpSolver {
             return rounding_level ? Status::IllConditioned : Status::Infeasible;
           }
           // Rounding at a degenerate vertex: fold u_p n_p = N (u_p r) into W, set p aside.
-          Scalar r_largest = Scalar(0), r_inequalities = Scalar(0);
           for (Index k = 0; k < q_size_; ++k) {
-            const Scalar rk = std::fabs(work2_.coeff(k));
-            r_largest = rk > r_largest ? rk : r_largest;
-            if (w_equality_.coeff(k) == 0) r_inequalities = rk > r_inequalities ? rk : r_inequalities;
             Scalar uk = u_.coeff(k) + u_p * work2_.coeff(k);
             if (w_equality_.coeff(k) == 0 && uk < Scalar(0)) uk = Scalar(0);
             u_.coeffRef(k) = uk;
