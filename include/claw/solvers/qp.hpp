@@ -910,7 +910,7 @@ class QpSolver {
         fresh = true;
         continue;
       }
-      fresh = false;
+      // fresh stays true until a step: a p set aside or found to hold leaves x as computed from W.
 
       // s = sign a_p'x - b_p < 0; add p, taking partial steps (drops) until it enters W.
       Scalar s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
@@ -935,7 +935,7 @@ class QpSolver {
         // Taken as a block, it cycled: in float, p's normal was exactly minus a row of W, and
         // r_k = 3e-6 (rounding 1.5e-4) dropped a row that the refresh after setting p aside found
         // violated and added again, 1000 times. A miss beyond the tolerance keeps every positive
-        // r_k as a block: the drops lead to the proof of infeasibility (or to room for p).
+        // r_k as a block: the drops lead to a proof of infeasibility, IllConditioned or room for p.
         const bool headed_for_set_aside =
             is_dependent && !(-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance));
         const Scalar r_rounding = headed_for_set_aside ? Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
@@ -955,10 +955,13 @@ class QpSolver {
         if (blocking < 0 && is_dependent) {
           // n_p = N r with r <= 0 on W's inequalities: every point satisfying W violates p by -s.
           // x has drifted by rounding over the steps: s is measured again at the fresh minimiser
-          // over W (when no partial step for p moved x off it).
+          // over W (when x is not fresh already and no partial step for p moved x off it).
+          // Constraints set aside at the stepped x come back, as at the final refresh (each
+          // restore needs a step since the last one: no loop without iterations).
           if (u_p == Scalar(0) && !fresh) {
             bool dropped = false;
             if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
+            restore_set_aside();
             fresh = true;
             s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
             // The drift may have been all of it: at the fresh point p holds on this side (it may
