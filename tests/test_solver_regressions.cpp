@@ -1148,3 +1148,53 @@ TEST_CASE("QP regression: a constraint set aside at the stepped x is checked aga
     CHECK(r.x(0) <= ub(0) + 1e-4f * (1.0f + x_norm));
   }
 }
+
+TEST_CASE("QP regression: an equality held out of W by W's rounding allowance only is not a proof of infeasibility",
+          "[qp][lcqp][regression]") {
+  // fuzz_lcqp (10-minute run, session 9): four equality rows -0.001 (1, 1, 1, 1) but for one entry
+  // each (3e-5 relative, and -0.1 in L1), and two ranges R2, R3 whose lower bounds hold exactly at
+  // the only point, x = (1000, 0, 0, 0). W took L1..L3 (kappa ~1e10); R1 joined at a sine of 1.5e-5,
+  // far above dependence_tolerance but within W's rounding allowance 16 eps kappa, was held out as
+  // dependent, missed by 0.008 at x, and the root QP said Infeasible: branch and bound certified a
+  // feasible LCQP Infeasible. Such a miss is now IllConditioned (the LCQP answer uncertified).
+  Eigen::Matrix4d q;
+  q << 0x1.1842b39d150b2p+0, -0x1.4b7c1542bfe88p-13, -0x1.538240063c5ap-13, 0x1.45d20f48f5bfdp-13,
+      -0x1.4b7c1542bfe88p-13, 0x1.0000302277e9dp+0, 0x1.28035c8460ef2p-19, 0x1.2213ea9257a47p-21,
+      -0x1.538240063c5ap-13, 0x1.28035c8460ef2p-19, 0x1.00019d9001691p+0, 0x1.04066dd2ba47p-19,
+      0x1.45d20f48f5bfdp-13, 0x1.2213ea9257a47p-21, 0x1.04066dd2ba47p-19, 0x1.00000b26c9a8p+0;
+  const double k = -0x1.0624dd2f1a9fcp-10;  // -0.001
+  const double a = -0x1.061eb84bc6a1dp-10, b = -0x1.0622d0e353f5cp-10;
+  claw::LcqpProblem<double> p(4, 0, 3);
+  p.Q = q;
+  p.g << k, k, 0x1.4bca00035813cp-11, k;
+  p.lb.setConstant(-claw::infinity<double>());
+  p.ub.setConstant(claw::infinity<double>());
+  p.L << k, a, -0.1, k, k, k, k, k, k, k, b, k;
+  p.R << k, k, k, b, k, k, k, -1000.0, k, k, k, k;
+  p.lbL.setConstant(-1.0);
+  p.ubL.setConstant(-1.0);
+  p.lbR.setConstant(-1.0);
+  p.ubR << -1.0, -0x1.ffebffebffecp-1, 4.0;
+  // The point (1000, 0, 0, 0) meets every row to rounding: the LCQP is feasible.
+  const Eigen::Vector4d x_star(1000.0, 0.0, 0.0, 0.0);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(p.L.row(i).dot(x_star) == Approx(-1.0).margin(1e-12));
+    CHECK(p.R.row(i).dot(x_star) >= -1.0 - 1e-12);
+    CHECK(p.R.row(i).dot(x_star) <= p.ubR(i) + 1e-12);
+  }
+  claw::QpSolver<double, claw::Dynamic, claw::Dynamic> qp(4, 6);
+  REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
+  Eigen::MatrixXd rows(6, 4);
+  rows << p.L, p.R;
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
+  Eigen::VectorXd lo(6), hi(6);
+  lo << p.lbL, p.lbR;
+  hi << p.ubL, p.ubR;
+  const auto& root = qp.solve(p.g, p.lb, p.ub, lo, hi);
+  INFO("root QP: " << claw::to_string(root.status));
+  CHECK(root.status != Status::Infeasible);
+  claw::LcqpSolver<double> solver;
+  const auto& r = solver.solve(p);
+  INFO("LCQP: " << claw::to_string(r.status) << (r.certified_global ? ", certified" : ""));
+  CHECK(r.status != Status::Infeasible);
+}

@@ -766,20 +766,31 @@ class QpSolver {
     return tolerance * (Scalar(1) + x_norm);
   }
 
+  /// sign a_c'x - (its bound on that side): negative when c is violated on that side.
+  Scalar slack(Index c, int sign) const noexcept { return sign > 0 ? value(c) - lower(c) : upper(c) - value(c); }
+
   /// Equalities left out of W as dependent, and constraints set aside as implied by W's
   /// equalities (in_w_ 3), must hold at x (implied by W's equalities, or constant for a zero
-  /// row): true when one misses by more than the infeasibility threshold. Needs ax_ current.
-  bool held_out_equality_violated() const noexcept {
+  /// row). One that misses by more than the infeasibility threshold proves infeasibility only when
+  /// it is dependent on W by both allowances (see dependence()); by one only, it may be a
+  /// direction of its own and the answer is IllConditioned. (Four rows 3e-5 apart in relative
+  /// terms, three equalities in W of kappa ~1e10: the fourth joined at a sine of 1.5e-5, within
+  /// W's rounding allowance, missed by 0.008 at x, and a feasible QP was called Infeasible.)
+  /// Ok when every one holds. Needs ax_ current; uses d_.
+  Status held_out_status() noexcept {
     const Scalar tol = threshold(settings_.infeasibility_tolerance);
     const Index total = n_ + m_;
     for (Index c = 0; c < total; ++c) {
       const bool held_out = is_equality(c) ? in_w_.coeff(c) == 0 : in_w_.coeff(c) == 3;
       if (!held_out) continue;
-      const Scalar v = value(c);
-      const Scalar miss = v < lower(c) ? lower(c) - v : (v > upper(c) ? v - upper(c) : Scalar(0));
-      if (miss * inv_norm(c) > tol) return true;
+      const Scalar v = value(c), lo = lower(c), hi = upper(c);
+      const Scalar miss = v < lo ? lo - v : (v > hi ? v - hi : Scalar(0));
+      if (!(miss * inv_norm(c) > tol)) continue;
+      Scalar d2_norm2;
+      return dependence(compute_d(c, 1), d2_norm2) == Dependence::ByBoth ? Status::Infeasible
+                                                                          : Status::IllConditioned;
     }
-    return false;
+    return Status::Ok;
   }
 
   /// Ends a solve: constraints set aside (2, 3) are outside W again.
@@ -851,7 +862,8 @@ class QpSolver {
     refresh_dropped_.setZero();
     compute_primal_dual();
     update_ax();
-    if (held_out_equality_violated()) return Status::Infeasible;
+    const Status held_out = held_out_status();
+    if (held_out != Status::Ok) return held_out;
     // Warm start: restore dual feasibility by dropping the most negative inequality multiplier.
     for (;;) {
       Index worst = -1;
@@ -898,7 +910,7 @@ class QpSolver {
       if (p < 0) {
         // Checked again at the answer: the tolerance scales with ||x||, and a warm start may have
         // begun far away (a zero row with 0 outside [lbA, ubA] passed there).
-        if (fresh) return held_out_equality_violated() ? Status::Infeasible : Status::Ok;
+        if (fresh) return held_out_status();
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well. Constraints set aside at the stepped x come
         // back: their miss was judged there. (Float, g = -8.5e37: steps of 1e37 cancelled to
@@ -913,7 +925,7 @@ class QpSolver {
       // fresh stays true until a step: a p set aside or found to hold leaves x as computed from W.
 
       // s = sign a_p'x - b_p < 0; add p, taking partial steps (drops) until it enters W.
-      Scalar s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
+      Scalar s = slack(p, sign);
       Scalar u_p = Scalar(0);
       for (;;) {
         const Index end = compute_d(p, sign);
@@ -963,7 +975,7 @@ class QpSolver {
             if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
             restore_set_aside();
             fresh = true;
-            s = sign > 0 ? value(p) - lower(p) : upper(p) - value(p);
+            s = slack(p, sign);
             // The drift may have been all of it: at the fresh point p holds on this side (it may
             // be violated on the other one). Choose the most violated constraint again.
             if (!(s < Scalar(0))) break;
@@ -994,8 +1006,8 @@ class QpSolver {
             // Infeasible). Letting p take the place of the inequality of W it leans on most was
             // tried: the restart from the smaller W ended Ok at non-optimal vertices
             // (stationarity 8 to 768), worse than saying so.
-            const Scalar x_rounding = Scalar(16) * std::numeric_limits<Scalar>::epsilon() *
-                                      working_set_condition() * (Scalar(1) + x_.cwiseAbs().maxCoeff());
+            const Scalar x_rounding =
+                threshold(Scalar(16) * std::numeric_limits<Scalar>::epsilon()) * working_set_condition();
             // Also: n_p = N r, so p's miss is, beside its exact part, sum_k r_k times W_k's own
             // rounding at x (a row of W holds only to about 8 n eps |a_k|'|x|; a bound in W holds
             // exactly). With r of 2e13 (two rows of W 1e-4 apart), rows met to 1e-16 move p by
