@@ -1198,3 +1198,31 @@ TEST_CASE("QP regression: an equality held out of W by W's rounding allowance on
   INFO("LCQP: " << claw::to_string(r.status) << (r.certified_global ? ", certified" : ""));
   CHECK(r.status != Status::Infeasible);
 }
+
+TEST_CASE("QP regression: a row missed by exactly the infeasibility tolerance is accepted", "[qp][regression]") {
+  // fuzz_qp (10-minute run, session 9), a harness false alarm: infeasibility_tolerance = 1, x fixed
+  // at a = -7.25e-13 by its bounds, four rows a x = a. The miss of each along its unit normal,
+  // (a^2 - a) / |a| = 1 + |a|, equals the tolerance 1 (1 + ||x||) in exact arithmetic; the harness's
+  // tol * ||a|| came out one ulp below the computed miss. The solver's Ok is right; the harness now
+  // allows 4 eps of its own rounding.
+  const double a = -0x1.986a27f338fdcp-41;
+  claw::QpSettings<double> settings;
+  settings.infeasibility_tolerance = 1.0;
+  claw::QpSolver<double, 1, 6> qp;
+  REQUIRE(qp.set_settings(settings) == Status::Ok);
+  REQUIRE(qp.set_hessian(Eigen::Matrix<double, 1, 1>(-a)) == Status::Ok);
+  REQUIRE(qp.set_constraints(Eigen::Matrix<double, 6, 1>::Constant(a)) == Status::Ok);
+  const Eigen::Matrix<double, 1, 1> g(a), bound(a);
+  Eigen::Matrix<double, 6, 1> lba = Eigen::Matrix<double, 6, 1>::Constant(a), uba = lba;
+  uba(4) = 0x1.17de5ed379d07p-40;
+  uba(5) = 0x1.8e123e123e124p+6;
+  for (const bool warm : {false, true}) {
+    const auto& r = warm ? qp.solve(g, bound, bound, lba, uba, claw::QpActiveSet<1, 6>{})
+                         : qp.solve(g, bound, bound, lba, uba);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.x(0) == a);
+    // Each equality row's miss along its unit normal is the tolerance, to rounding.
+    const double miss = (a * r.x(0) - a) / std::fabs(a);
+    CHECK(miss == Approx(1.0 + std::fabs(a)).epsilon(1e-15));
+  }
+}

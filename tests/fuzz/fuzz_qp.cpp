@@ -46,7 +46,9 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
   CLAW_FUZZ_CHECK(res.dual == 0, "a multiplier of the wrong sign (dual residual)");
   const Scalar eps = std::numeric_limits<Scalar>::epsilon();
   const Scalar x_norm = r.x.cwiseAbs().maxCoeff();
-  const Scalar tol = solver.settings().infeasibility_tolerance * (Scalar(1) + x_norm);
+  // The comparisons below round too: tol and tol * ||a|| carry a few eps of it (with
+  // infeasibility_tolerance = 1, a row missed by exactly tol in exact arithmetic came out 1 ulp over).
+  const Scalar tol = solver.settings().infeasibility_tolerance * (Scalar(1) + x_norm) * (Scalar(1) + Scalar(4) * eps);
   // Primal: each constraint within tol along its unit normal (plus the rounding of a'x).
   for (Eigen::Index i = 0; i < n; ++i) {
     const Scalar violation = std::max(p.lb(i) - r.x(i), r.x(i) - p.ub(i));
