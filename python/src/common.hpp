@@ -1,0 +1,98 @@
+// python/src/common.hpp: what the binding files share: the one table of claw's statuses, the
+// cached Python objects of claw.Status, and the argument checks of numpy arrays (float64,
+// C-contiguous, shape, writable), which raise exceptions naming the argument.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <Eigen/Core>
+#include <claw/core/status.hpp>
+#include <string>
+
+namespace claw_python {
+
+namespace py = pybind11;
+
+/// Every claw::Status, its Python name and meaning: the enum claw.Status is built from this table
+/// alone (status.cpp), so a renamed or added status is one line here.
+#define CLAW_PYTHON_STATUSES(X)                                                                  \
+  X(Ok, "Done; outputs written.")                                                                \
+  X(NegativeTimeStep, "dt < 0 (or not usable as a time step); nothing touched.")               \
+  X(NonFiniteInput, "An input holds NaN or Inf; nothing touched, last output held.")           \
+  X(InvalidBounds, "Bounds are NaN, lower > upper, or unusable for the chosen mode.")          \
+  X(InvalidParameter, "A gain, limit or setting is out of its domain; old values kept.")       \
+  X(SizeMismatch, "Vectors of different lengths where equal lengths are required.")            \
+  X(NumericalOverflow, "Finite inputs overflowed to a non-finite result; that output held.")   \
+  X(Infeasible, "The problem has no solution (solvers, filters).")                             \
+  X(MaxIterations, "The iteration cap was reached before convergence (solvers).")              \
+  X(InvalidProblem, "The problem data is inconsistent (solvers).")                             \
+  X(IllConditioned, "Undecidable in this precision: the data's conditioning hides the answer.")
+
+/// Binds claw.Status (status.cpp) and caches one Python object per value.
+void bind_status(py::module_& m);
+/// The cached claw.Status object of `status`, as a new reference (fast: no pybind11 cast).
+PyObject* status_object(claw::Status status) noexcept;
+
+void bind_jiminy(py::module_& m);
+void bind_blocks(py::module_& m);
+void bind_laws(py::module_& m);
+void bind_solvers(py::module_& m);
+
+/// Joint counts from which the class bindings release the GIL around a call.
+constexpr Eigen::Index kReleaseGilFrom = 2048;
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using VectorMap = Eigen::Map<Eigen::VectorXd>;
+using ConstVectorMap = Eigen::Map<const Eigen::VectorXd>;
+using MatrixMap = Eigen::Map<RowMatrix>;
+using ConstMatrixMap = Eigen::Map<const RowMatrix>;
+
+/// The array behind `obj` after the checks every claw argument passes: a numpy.ndarray of
+/// float64 in native byte order, C-contiguous, aligned, of `ndim` dimensions, with `rows` (and for
+/// 2-D `cols`) entries where these are >= 0; writable when `writable`. Raises TypeError (not an
+/// ndarray, wrong dtype) or ValueError (layout, shape, read-only) naming `where` and `name`.
+py::array checked_array(py::handle obj, const char* where, const char* name, int ndim,
+                        Eigen::Index rows, Eigen::Index cols, bool writable);
+
+/// A float64 vector of n entries (n < 0: any length) viewed without copy.
+inline ConstVectorMap vector_in(py::handle obj, const char* where, const char* name,
+                                Eigen::Index n = -1) {
+  py::array a = checked_array(obj, where, name, 1, n, -1, false);
+  return ConstVectorMap(static_cast<const double*>(a.data()), a.shape(0));
+}
+inline VectorMap vector_out(py::handle obj, const char* where, const char* name,
+                            Eigen::Index n = -1) {
+  py::array a = checked_array(obj, where, name, 1, n, -1, true);
+  return VectorMap(static_cast<double*>(a.mutable_data()), a.shape(0));
+}
+/// A float64 C-contiguous matrix of rows x cols (either < 0: any) viewed without copy.
+inline ConstMatrixMap matrix_in(py::handle obj, const char* where, const char* name,
+                                Eigen::Index rows = -1, Eigen::Index cols = -1) {
+  py::array a = checked_array(obj, where, name, 2, rows, cols, false);
+  return ConstMatrixMap(static_cast<const double*>(a.data()), a.shape(0), a.shape(1));
+}
+inline MatrixMap matrix_out(py::handle obj, const char* where, const char* name,
+                            Eigen::Index rows = -1, Eigen::Index cols = -1) {
+  py::array a = checked_array(obj, where, name, 2, rows, cols, true);
+  return MatrixMap(static_cast<double*>(a.mutable_data()), a.shape(0), a.shape(1));
+}
+
+/// A new float64 array copied from an Eigen vector or matrix (for read-only properties).
+template <typename Derived>
+py::array_t<double> to_numpy(const Eigen::MatrixBase<Derived>& x) {
+  if (x.cols() == 1) {
+    py::array_t<double> out(x.rows());
+    VectorMap(out.mutable_data(), x.rows()) = x.col(0);
+    return out;
+  }
+  py::array_t<double> out({x.rows(), x.cols()});
+  MatrixMap(out.mutable_data(), x.rows(), x.cols()) = x;
+  return out;
+}
+
+/// A float64 vector of n copies of a Python float, or the float64 array of n entries given.
+Eigen::VectorXd vector_or_scalar(py::handle obj, const char* where, const char* name,
+                                 Eigen::Index n);
+
+}  // namespace claw_python

@@ -1,0 +1,83 @@
+// python/src/status.cpp: claw.Status, built from the one table CLAW_PYTHON_STATUSES, and the
+// argument checks of common.hpp.
+#include <array>
+#include <limits>
+
+#include "common.hpp"
+
+namespace claw_python {
+
+namespace {
+constexpr std::size_t kStatusCount = 0
+#define CLAW_PYTHON_COUNT(name, doc) +1
+    CLAW_PYTHON_STATUSES(CLAW_PYTHON_COUNT)
+#undef CLAW_PYTHON_COUNT
+    ;
+/// One strong reference per status value, taken at import, kept for the interpreter's lifetime.
+std::array<PyObject*, kStatusCount> g_status_objects{};
+}  // namespace
+
+void bind_status(py::module_& m) {
+  py::enum_<claw::Status> status(
+      m, "Status",
+      "Result of a claw call. Anything but Ok means the call left its state and outputs as they "
+      "were (NumericalOverflow: only the joints that overflowed). A status is a return value, "
+      "never an exception; exceptions are raised for misuse only (types, shapes, layouts).");
+#define CLAW_PYTHON_VALUE(name, doc) status.value(#name, claw::Status::name, doc);
+  CLAW_PYTHON_STATUSES(CLAW_PYTHON_VALUE)
+#undef CLAW_PYTHON_VALUE
+  std::size_t i = 0;
+#define CLAW_PYTHON_CACHE(name, doc) \
+  g_status_objects[i++] = py::cast(claw::Status::name).release().ptr();
+  CLAW_PYTHON_STATUSES(CLAW_PYTHON_CACHE)
+#undef CLAW_PYTHON_CACHE
+  status.def_property_readonly(
+      "ok", [](claw::Status s) { return s == claw::Status::Ok; }, "True for Status.Ok.");
+  status.def("__bool__", [](claw::Status s) { return s == claw::Status::Ok; },
+             "True for Status.Ok only, so `if not status:` catches every failure.");
+}
+
+PyObject* status_object(claw::Status status) noexcept {
+  const auto index = static_cast<std::size_t>(status);
+  PyObject* object = index < kStatusCount ? g_status_objects[index] : Py_None;
+  Py_INCREF(object);
+  return object;
+}
+
+py::array checked_array(py::handle obj, const char* where, const char* name, int ndim,
+                        Eigen::Index rows, Eigen::Index cols, bool writable) {
+  const std::string prefix = std::string(where) + ": " + name;
+  if (!py::isinstance<py::array>(obj))
+    throw py::type_error(prefix + " must be a numpy.ndarray of float64, not " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  py::array a = py::reinterpret_borrow<py::array>(obj);
+  if (!a.dtype().is(py::dtype::of<double>()))
+    throw py::type_error(prefix + " must have dtype float64, not " +
+                         std::string(py::str(a.dtype())));
+  if (a.ndim() != ndim)
+    throw py::value_error(prefix + " must have " + std::to_string(ndim) + " dimension(s), not " +
+                          std::to_string(a.ndim()));
+  if (!(a.flags() & py::array::c_style))
+    throw py::value_error(prefix + " must be C-contiguous (claw writes and reads it in place, "
+                                   "without a copy)");
+  if (rows >= 0 && a.shape(0) != rows)
+    throw py::value_error(prefix + " must have " + std::to_string(rows) + " rows/entries, not " +
+                          std::to_string(a.shape(0)));
+  if (ndim == 2 && cols >= 0 && a.shape(1) != cols)
+    throw py::value_error(prefix + " must have " + std::to_string(cols) + " columns, not " +
+                          std::to_string(a.shape(1)));
+  if (writable && !a.writeable()) throw py::value_error(prefix + " is read-only; it is written");
+  return a;
+}
+
+Eigen::VectorXd vector_or_scalar(py::handle obj, const char* where, const char* name,
+                                 Eigen::Index n) {
+  if (py::isinstance<py::array>(obj)) return vector_in(obj, where, name, n);
+  if (PyFloat_Check(obj.ptr()) || PyLong_Check(obj.ptr()))
+    return Eigen::VectorXd::Constant(n, obj.cast<double>());
+  throw py::type_error(std::string(where) + ": " + name +
+                       " must be a float or a float64 numpy.ndarray of " + std::to_string(n) +
+                       " entries");
+}
+
+}  // namespace claw_python
