@@ -81,14 +81,15 @@ inline MatrixMap matrix_out(py::handle obj, const char* where, const char* name,
 /// A new float64 array copied from an Eigen vector or matrix (for read-only properties).
 template <typename Derived>
 py::array_t<double> to_numpy(const Eigen::MatrixBase<Derived>& x) {
-  if (x.cols() == 1) {
+  if constexpr (Derived::ColsAtCompileTime == 1) {
     py::array_t<double> out(x.rows());
     VectorMap(out.mutable_data(), x.rows()) = x.col(0);
     return out;
+  } else {
+    py::array_t<double> out({x.rows(), x.cols()});
+    MatrixMap(out.mutable_data(), x.rows(), x.cols()) = x;
+    return out;
   }
-  py::array_t<double> out({x.rows(), x.cols()});
-  MatrixMap(out.mutable_data(), x.rows(), x.cols()) = x;
-  return out;
 }
 
 /// A float64 vector of n copies of a Python float, or the float64 array of n entries given.

@@ -14,6 +14,8 @@
 #define PY_ARRAY_UNIQUE_SYMBOL claw_python_ARRAY_API
 #include <numpy/arrayobject.h>
 
+#include <pybind11/stl.h>
+
 #include <claw/blocks/pd_adapter.hpp>
 #include <claw/blocks/pd_controller.hpp>
 #include <claw/integrators/zoh.hpp>

@@ -23,9 +23,9 @@ void bind_status(py::module_& m) {
       "Result of a claw call. Anything but Ok means the call left its state and outputs as they "
       "were (NumericalOverflow: only the joints that overflowed). A status is a return value, "
       "never an exception; exceptions are raised for misuse only (types, shapes, layouts).");
-#define CLAW_PYTHON_VALUE(name, doc) status.value(#name, claw::Status::name, doc);
-  CLAW_PYTHON_STATUSES(CLAW_PYTHON_VALUE)
-#undef CLAW_PYTHON_VALUE
+#define CLAW_PYTHON_ENUM_VALUE(name, doc) status.value(#name, claw::Status::name, doc);
+  CLAW_PYTHON_STATUSES(CLAW_PYTHON_ENUM_VALUE)
+#undef CLAW_PYTHON_ENUM_VALUE
   std::size_t i = 0;
 #define CLAW_PYTHON_CACHE(name, doc) \
   g_status_objects[i++] = py::cast(claw::Status::name).release().ptr();
