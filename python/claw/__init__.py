@@ -5,4 +5,4 @@ Every call that can be refused returns a claw.Status; exceptions are raised for 
 (wrong dtype, layout, shape, NaN given to a drop-in). See help(claw.<name>).
 """
 from ._claw import *  # noqa: F401,F403
-from ._claw import __version__, _pd_controller_reference  # noqa: F401
+from ._claw import __version__, _integrate_zoh_reference, _pd_controller_reference  # noqa: F401

@@ -170,11 +170,34 @@ claw::Status run(npy_intp joints, F&& f) {
   Py_END_ALLOW_THREADS return status;
 }
 
+/// The calling thread's scratch of the fast paths (jiminy_fast.hpp).
+PdScratch& thread_scratch() {
+  thread_local PdScratch scratch;
+  return scratch;
+}
+
+/// Sizes the scratch for n joints (allocates when it grows); false when out of memory.
+bool reserve(PdScratch& scratch, npy_intp n) noexcept {
+  if (scratch.target.size() >= std::size_t(n)) return true;
+  try {
+    scratch.target.resize(std::size_t(n));
+    scratch.inverse.resize(std::size_t(n));
+    scratch.a_max.resize(std::size_t(n));
+    scratch.cached_joints = -1;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
+}
+
 // ---- integrate_zoh ---------------------------------------------------------------------------
 
 const char* const kZohNames[] = {"state", "state_min", "state_max", "dt"};
 constexpr Signature kZoh{"integrate_zoh", kZohNames, 4, 4};
 
+/// integrate_zoh through the vectorised step (jiminy_fast.hpp) when `fast`, else through
+/// claw::integrate_zoh itself (the hidden _integrate_zoh_reference, for the tests).
+template <bool fast>
 PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                            PyObject* kwnames) {
   PyObject* a[4];
@@ -189,7 +212,13 @@ PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   if (!upper) return nullptr;
   double dt;
   if (!float_arg(a[3], kZoh.function, "dt", dt)) return nullptr;
+  PdScratch& scratch = thread_scratch();
+  if (!reserve(scratch, n)) return PyErr_NoMemory();
   const claw::Status status = run(n, [&] {
+    if (fast) {
+      const claw::Status s = integrate_zoh_contiguous(n, state, lower, upper, dt, scratch);
+      if (s != kDelegate) return s;
+    }
     return claw::integrate_zoh(StateMap(state, 3, n), ConstStateMap(lower, 3, n),
                                ConstStateMap(upper, 3, n), dt);
   });
@@ -238,15 +267,8 @@ PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   if (!float_arg(a[8], f, "control_dt", dt)) return nullptr;
   double* out = array_data(a[9], f, "out", 1, n, -1, true);
   if (!out) return nullptr;
-  thread_local PdScratch scratch;
-  if (fast && scratch.target.size() < std::size_t(n)) {
-    try {
-      scratch.target.resize(std::size_t(n));
-      scratch.inverse.resize(std::size_t(n));
-    } catch (const std::bad_alloc&) {
-      return PyErr_NoMemory();
-    }
-  }
+  PdScratch& scratch = thread_scratch();
+  if (fast && !reserve(scratch, n)) return PyErr_NoMemory();
   const claw::Status status = run(n, [&] {
     claw::Status s;
     if (fast && pd_controller_contiguous(n, q, v, state, lower, upper, kp, kd, limit, dt, out,
@@ -336,7 +358,11 @@ PyObject* py_pd_adapter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
 
 // The first lines ("name(signature)\n--\n\n") give inspect.signature() the parameters.
 PyMethodDef kMethods[] = {
-    {"integrate_zoh", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh)),
+    {"_integrate_zoh_reference",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh<false>)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "integrate_zoh computed by claw::integrate_zoh itself (tests compare it with integrate_zoh)."},
+    {"integrate_zoh", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh<true>)),
      METH_FASTCALL | METH_KEYWORDS,
      "integrate_zoh(state, state_min, state_max, dt)\n--\n\n"
      "gym_jiminy's integrate_zoh: one zero-order-hold step of dt [s] of the command state in place.\n\n"

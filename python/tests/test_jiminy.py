@@ -10,12 +10,13 @@ from conftest import array, bits_equal, load_reference, number
 S = claw.Status
 
 
-def test_integrate_zoh_reference_bit_for_bit():
+@pytest.mark.parametrize("function", [claw.integrate_zoh, claw._integrate_zoh_reference])
+def test_integrate_zoh_reference_bit_for_bit(function):
     cases = load_reference("jiminy", "integrate_zoh.json")
     assert cases
     for c in cases:
         state = array(c["state"])
-        status = claw.integrate_zoh(state, array(c["state_min"]), array(c["state_max"]),
+        status = function(state, array(c["state_min"]), array(c["state_max"]),
                                     number(c["dt"]))
         assert status == S.Ok, c["id"]
         assert bits_equal(state, array(c["expected_state"])), c["id"]
@@ -153,7 +154,22 @@ def test_fast_pd_controller_equals_claw_pd_controller_on_batches():
                 sb = claw._pd_controller_reference(*b)
                 assert sa == sb, (n, seed, steps)
                 assert bits_equal(a[2], b[2]) and bits_equal(a[9], b[9]), (n, seed, steps)
+                za, zb = args[2].copy(), args[2].copy()
+                assert (claw.integrate_zoh(za, args[3], args[4], args[8])
+                        == claw._integrate_zoh_reference(zb, args[3], args[4], args[8]))
+                assert bits_equal(za, zb), (n, seed, steps)
                 args = a
+            # The same bounds again with another period: the cached inverse must not be reused.
+            a, b = copy_args(args), copy_args(args)
+            a[8] = b[8] = 0.0007
+            assert claw.pd_controller(*a) == claw._pd_controller_reference(*b)
+            assert bits_equal(a[2], b[2]) and bits_equal(a[9], b[9])
+            # Bounds changed in place between calls (same array object): recomputed.
+            args[4][2, 0] *= 0.5
+            a, b = copy_args(args), copy_args(args)
+            a[4], b[4] = args[4], args[4]
+            assert claw.pd_controller(*a) == claw._pd_controller_reference(*b)
+            assert bits_equal(a[2], b[2]) and bits_equal(a[9], b[9])
     # A refused batch: amax = 0 at one joint with v != 0 (InvalidBounds), nothing written.
     args = make_pd_args(100)
     args[4][2, 57] = 0.0
