@@ -48,34 +48,32 @@ using ConstVectorMap = Eigen::Map<const Eigen::VectorXd>;
 using MatrixMap = Eigen::Map<RowMatrix>;
 using ConstMatrixMap = Eigen::Map<const RowMatrix>;
 
-/// The array behind `obj` after the checks every claw argument passes: a numpy.ndarray of
-/// float64 in native byte order, C-contiguous, aligned, of `ndim` dimensions, with `rows` (and for
-/// 2-D `cols`) entries where these are >= 0; writable when `writable`. Raises TypeError (not an
-/// ndarray, wrong dtype) or ValueError (layout, shape, read-only) naming `where` and `name`.
-py::array checked_array(py::handle obj, const char* where, const char* name, int ndim,
-                        Eigen::Index rows, Eigen::Index cols, bool writable);
+/// The data of `obj` after the checks every claw argument passes (arrays.hpp's array_data: a
+/// float64 ndarray, native byte order, aligned, C-contiguous, `ndim` dimensions, `rows` (and for
+/// 2-D `cols`) entries where these are >= 0, writable when `writable`); its extents in shape[0..2).
+/// Raises TypeError / ValueError naming `where` and `name`. No copy is ever made.
+double* checked_array(py::handle obj, const char* where, const char* name, int ndim,
+                      Eigen::Index rows, Eigen::Index cols, bool writable, Eigen::Index* shape);
 
 /// A float64 vector of n entries (n < 0: any length) viewed without copy.
 inline ConstVectorMap vector_in(py::handle obj, const char* where, const char* name,
                                 Eigen::Index n = -1) {
-  py::array a = checked_array(obj, where, name, 1, n, -1, false);
-  return ConstVectorMap(static_cast<const double*>(a.data()), a.shape(0));
+  Eigen::Index shape[2];
+  const double* data = checked_array(obj, where, name, 1, n, -1, false, shape);
+  return ConstVectorMap(data, shape[0]);
 }
 inline VectorMap vector_out(py::handle obj, const char* where, const char* name,
                             Eigen::Index n = -1) {
-  py::array a = checked_array(obj, where, name, 1, n, -1, true);
-  return VectorMap(static_cast<double*>(a.mutable_data()), a.shape(0));
+  Eigen::Index shape[2];
+  double* data = checked_array(obj, where, name, 1, n, -1, true, shape);
+  return VectorMap(data, shape[0]);
 }
 /// A float64 C-contiguous matrix of rows x cols (either < 0: any) viewed without copy.
 inline ConstMatrixMap matrix_in(py::handle obj, const char* where, const char* name,
                                 Eigen::Index rows = -1, Eigen::Index cols = -1) {
-  py::array a = checked_array(obj, where, name, 2, rows, cols, false);
-  return ConstMatrixMap(static_cast<const double*>(a.data()), a.shape(0), a.shape(1));
-}
-inline MatrixMap matrix_out(py::handle obj, const char* where, const char* name,
-                            Eigen::Index rows = -1, Eigen::Index cols = -1) {
-  py::array a = checked_array(obj, where, name, 2, rows, cols, true);
-  return MatrixMap(static_cast<double*>(a.mutable_data()), a.shape(0), a.shape(1));
+  Eigen::Index shape[2];
+  const double* data = checked_array(obj, where, name, 2, rows, cols, false, shape);
+  return ConstMatrixMap(data, shape[0], shape[1]);
 }
 
 /// A new float64 array copied from an Eigen vector or matrix (for read-only properties).

@@ -1,8 +1,8 @@
 // python/src/jiminy.cpp: drop-ins for gym_jiminy's proportional_derivative_controller functions
 // (integrate_zoh, pd_controller, pd_adapter, get_encoder_to_motor_map), same signatures, arrays
-// updated in place. The three hot ones are plain CPython "fastcall" functions over numpy's C API:
-// their argument checks cost a few pointer reads each, where a generic binding costs more than
-// claw's whole computation at N = 7.
+// updated in place. The three hot ones are plain CPython "fastcall" functions whose argument
+// checks (array_data, arrays.cpp) cost a few pointer reads each, where a generic binding costs
+// more than claw's whole computation at N = 7.
 //
 // Policy: float64, native byte order, aligned, C-contiguous arrays of the right shape (state
 // 3 x N, vectors N), outputs writable; anything else raises TypeError / ValueError naming the
@@ -10,10 +10,6 @@
 // argument raises ValueError naming it, nothing written (claw refused the call). Every other
 // refusal is the returned claw.Status, as in C++; gym_jiminy's callers, which ignore the return
 // value, see the in-place results unchanged whenever the status is Ok.
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#define PY_ARRAY_UNIQUE_SYMBOL claw_python_ARRAY_API
-#include <numpy/arrayobject.h>
-
 #include <pybind11/stl.h>
 
 #include <claw/blocks/pd_adapter.hpp>
@@ -22,6 +18,7 @@
 #include <cmath>
 #include <vector>
 
+#include "arrays.hpp"
 #include "common.hpp"
 #include "jiminy_fast.hpp"
 
@@ -77,54 +74,6 @@ bool collect_arguments(const Signature& sig, PyObject* const* args, Py_ssize_t n
   return true;
 }
 
-/// The data of `obj` if it is a float64, native-order, aligned, C-contiguous ndarray of `ndim`
-/// dimensions with shape (rows, cols) / (rows,) (a negative extent matches any), writable when
-/// `writable`; else nullptr with TypeError / ValueError naming the argument. `shape` receives
-/// the extents.
-double* array_data(PyObject* obj, const char* function, const char* name, int ndim,
-                   npy_intp rows, npy_intp cols, bool writable, npy_intp* shape = nullptr) {
-  if (!PyArray_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "%s: %s must be a numpy.ndarray of float64, not %s", function,
-                 name, Py_TYPE(obj)->tp_name);
-    return nullptr;
-  }
-  auto* a = reinterpret_cast<PyArrayObject*>(obj);
-  if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISNOTSWAPPED(a)) {
-    PyErr_Format(PyExc_TypeError, "%s: %s must have dtype float64 (native byte order), not %S",
-                 function, name, reinterpret_cast<PyObject*>(PyArray_DESCR(a)));
-    return nullptr;
-  }
-  if (PyArray_NDIM(a) != ndim) {
-    PyErr_Format(PyExc_ValueError, "%s: %s must have %d dimension(s), not %d", function, name,
-                 ndim, PyArray_NDIM(a));
-    return nullptr;
-  }
-  if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
-    PyErr_Format(PyExc_ValueError,
-                 "%s: %s must be C-contiguous and aligned (it is used in place, never copied)",
-                 function, name);
-    return nullptr;
-  }
-  const npy_intp* dims = PyArray_DIMS(a);
-  if ((rows >= 0 && dims[0] != rows) || (ndim == 2 && cols >= 0 && dims[1] != cols)) {
-    if (ndim == 2)
-      PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%zd, %zd), not (%zd, %zd)",
-                   function, name, rows, cols, dims[0], dims[1]);
-    else
-      PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%zd,), not (%zd,)", function, name,
-                   rows, dims[0]);
-    return nullptr;
-  }
-  if (writable && !PyArray_ISWRITEABLE(a)) {
-    PyErr_Format(PyExc_ValueError, "%s: %s is read-only, but it is updated in place", function,
-                 name);
-    return nullptr;
-  }
-  if (shape)
-    for (int i = 0; i < ndim; ++i) shape[i] = dims[i];
-  return static_cast<double*>(PyArray_DATA(a));
-}
-
 /// A Python float (or anything with __float__, such as numpy.float64) as a double.
 bool float_arg(PyObject* obj, const char* function, const char* name, double& value) {
   value = PyFloat_AsDouble(obj);
@@ -141,7 +90,7 @@ bool float_arg(PyObject* obj, const char* function, const char* name, double& va
 struct Checked {
   const char* name;
   const double* data;
-  npy_intp size;
+  std::ptrdiff_t size;
   bool finite;
 };
 
@@ -151,7 +100,7 @@ PyObject* status_or_nan_error(claw::Status status, const char* function,
                               std::initializer_list<Checked> arguments) {
   if (status != claw::Status::Ok && status != claw::Status::NumericalOverflow) {
     for (const Checked& c : arguments)
-      for (npy_intp i = 0; i < c.size; ++i)
+      for (std::ptrdiff_t i = 0; i < c.size; ++i)
         if (std::isnan(c.data[i]) || (c.finite && !std::isfinite(c.data[i]))) {
           PyErr_Format(PyExc_ValueError, "%s: %s holds %s at index %zd; nothing was written",
                        function, c.name, c.finite ? "NaN or Inf" : "NaN", i);
@@ -163,7 +112,7 @@ PyObject* status_or_nan_error(claw::Status status, const char* function,
 
 /// Runs f with the GIL released when the batch is long enough for that to pay.
 template <typename F>
-claw::Status run(npy_intp joints, F&& f) {
+claw::Status run(std::ptrdiff_t joints, F&& f) {
   if (joints < kReleaseGilFrom) return f();
   claw::Status status;
   Py_BEGIN_ALLOW_THREADS status = f();
@@ -177,7 +126,7 @@ PdScratch& thread_scratch() {
 }
 
 /// Sizes the scratch for n joints (allocates when it grows); false when out of memory.
-bool reserve(PdScratch& scratch, npy_intp n) noexcept {
+bool reserve(PdScratch& scratch, std::ptrdiff_t n) noexcept {
   if (scratch.target.size() >= std::size_t(n)) return true;
   try {
     scratch.target.resize(std::size_t(n));
@@ -202,10 +151,10 @@ PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                            PyObject* kwnames) {
   PyObject* a[4];
   if (!collect_arguments(kZoh, args, nargs, kwnames, a)) return nullptr;
-  npy_intp shape[2];
+  std::ptrdiff_t shape[2];
   double* state = array_data(a[0], kZoh.function, "state", 2, 3, -1, true, shape);
   if (!state) return nullptr;
-  const npy_intp n = shape[1];
+  const std::ptrdiff_t n = shape[1];
   const double* lower = array_data(a[1], kZoh.function, "state_min", 2, 3, n, false);
   if (!lower) return nullptr;
   const double* upper = array_data(a[2], kZoh.function, "state_max", 2, 3, n, false);
@@ -245,10 +194,10 @@ PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   PyObject* a[10];
   if (!collect_arguments(kPd, args, nargs, kwnames, a)) return nullptr;
   const char* f = kPd.function;
-  npy_intp shape[2];
+  std::ptrdiff_t shape[2];
   double* state = array_data(a[2], f, "command_state", 2, 3, -1, true, shape);
   if (!state) return nullptr;
-  const npy_intp n = shape[1];
+  const std::ptrdiff_t n = shape[1];
   const double* q = array_data(a[0], f, "q_measured", 1, n, -1, false);
   if (!q) return nullptr;
   const double* v = array_data(a[1], f, "v_measured", 1, n, -1, false);
@@ -308,10 +257,10 @@ PyObject* py_pd_adapter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
   PyObject* a[9];
   if (!collect_arguments(kAdapter, args, nargs, kwnames, a)) return nullptr;
   const char* f = kAdapter.function;
-  npy_intp shape[2];
+  std::ptrdiff_t shape[2];
   double* state = array_data(a[2], f, "command_state", 2, 3, -1, true, shape);
   if (!state) return nullptr;
-  const npy_intp n = shape[1];
+  const std::ptrdiff_t n = shape[1];
   const double* action = array_data(a[0], f, "action", 1, n, -1, false);
   if (!action) return nullptr;
   const long order = PyLong_Check(a[1]) ? PyLong_AsLong(a[1]) : -1;
@@ -335,7 +284,7 @@ PyObject* py_pd_adapter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
     instantaneous = truth != 0;
   }
   const double* deadband = nullptr;
-  npy_intp n_deadband = 0;
+  std::ptrdiff_t n_deadband = 0;
   if (a[8] && a[8] != Py_None) {
     deadband = array_data(a[8], f, "motors_velocity_deadband", 1, n, -1, false);
     if (!deadband) return nullptr;
@@ -403,7 +352,6 @@ PyMethodDef kMethods[] = {
 }  // namespace
 
 void bind_jiminy(py::module_& m) {
-  if (_import_array() < 0) throw py::error_already_set();
   if (PyModule_AddFunctions(m.ptr(), kMethods) < 0) throw py::error_already_set();
 
   m.def(

@@ -1,6 +1,7 @@
 // python/src/module.cpp: the extension module claw._claw; each concept is bound in its own file.
 #include <claw/core/config.hpp>
 
+#include "arrays.hpp"
 #include "common.hpp"
 
 PYBIND11_MODULE(_claw, m) {
@@ -9,6 +10,7 @@ PYBIND11_MODULE(_claw, m) {
       "blocks, stable PD, velocity servo, QP/LCQP solvers, FLIQC filter) on numpy float64 arrays,\n"
       "computed in place by the C++ library. Units: positions [rad or m], efforts [N m or N],\n"
       "times [s]. A claw.Status is returned for every refusal; exceptions mean misuse.";
+  if (!claw_python::import_numpy_api()) throw pybind11::error_already_set();
   m.attr("__version__") = CLAW_VERSION_STRING;
   claw_python::bind_status(m);
   claw_python::bind_jiminy(m);

@@ -3,6 +3,7 @@
 #include <array>
 #include <limits>
 
+#include "arrays.hpp"
 #include "common.hpp"
 
 namespace claw_python {
@@ -44,30 +45,14 @@ PyObject* status_object(claw::Status status) noexcept {
   return object;
 }
 
-py::array checked_array(py::handle obj, const char* where, const char* name, int ndim,
-                        Eigen::Index rows, Eigen::Index cols, bool writable) {
-  const std::string prefix = std::string(where) + ": " + name;
-  if (!py::isinstance<py::array>(obj))
-    throw py::type_error(prefix + " must be a numpy.ndarray of float64, not " +
-                         std::string(py::str(py::type::of(obj).attr("__name__"))));
-  py::array a = py::reinterpret_borrow<py::array>(obj);
-  if (!a.dtype().is(py::dtype::of<double>()))
-    throw py::type_error(prefix + " must have dtype float64, not " +
-                         std::string(py::str(a.dtype())));
-  if (a.ndim() != ndim)
-    throw py::value_error(prefix + " must have " + std::to_string(ndim) + " dimension(s), not " +
-                          std::to_string(a.ndim()));
-  if (!(a.flags() & py::array::c_style))
-    throw py::value_error(prefix + " must be C-contiguous (claw writes and reads it in place, "
-                                   "without a copy)");
-  if (rows >= 0 && a.shape(0) != rows)
-    throw py::value_error(prefix + " must have " + std::to_string(rows) + " rows/entries, not " +
-                          std::to_string(a.shape(0)));
-  if (ndim == 2 && cols >= 0 && a.shape(1) != cols)
-    throw py::value_error(prefix + " must have " + std::to_string(cols) + " columns, not " +
-                          std::to_string(a.shape(1)));
-  if (writable && !a.writeable()) throw py::value_error(prefix + " is read-only; it is written");
-  return a;
+double* checked_array(py::handle obj, const char* where, const char* name, int ndim,
+                      Eigen::Index rows, Eigen::Index cols, bool writable, Eigen::Index* shape) {
+  std::ptrdiff_t extents[2] = {0, 0};
+  double* data = array_data(obj.ptr(), where, name, ndim, rows, cols, writable, extents);
+  if (!data) throw py::error_already_set();
+  shape[0] = extents[0];
+  shape[1] = ndim == 2 ? extents[1] : 1;
+  return data;
 }
 
 Eigen::VectorXd vector_or_scalar(py::handle obj, const char* where, const char* name,

@@ -125,7 +125,7 @@ def test_pid_keywords_closed_form_and_statuses():
         claw.Pid(2, dt=-1.0)
     with pytest.raises(TypeError, match="unknown setting 'kq'"):
         claw.Pid(2, kq=1.0)
-    with pytest.raises(ValueError, match="Pid.update: out must have 3"):
+    with pytest.raises(ValueError, match=r"Pid.update: out must have shape \(3,\)"):
         pid.update(target, q, v, np.zeros(4))
 
 

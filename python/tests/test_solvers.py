@@ -69,7 +69,7 @@ def test_qp_solver_box_and_equality():
     assert box.solve(Q, g, ub=np.array([0.25, 0.25])) == S.Ok
     assert np.allclose(box.x, [0.25, 0.25], atol=1e-15)
     assert box.solve(Q, g, lb=np.array([1.0, 0.0]), ub=np.array([0.0, 1.0])) == S.InvalidBounds
-    with pytest.raises(ValueError, match="Q must have 2"):
+    with pytest.raises(ValueError, match=r"Q must have shape \(2, 2\)"):
         box.solve(np.eye(3), g)
 
 
