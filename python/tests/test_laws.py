@@ -173,3 +173,17 @@ def test_statuses_come_from_one_table():
     names = [s.name for s in claw.Status.__members__.values()]
     assert names[0] == "Ok" and len(names) == len(set(names)) >= 11
     assert claw.Status.Ok.ok and not claw.Status.Infeasible.ok
+
+
+def test_help_and_stubs_name_everything_public():
+    import pathlib
+    import re
+    stub = (pathlib.Path(claw.__file__).parent / "__init__.pyi").read_text()
+    public = [name for name in dir(claw) if not name.startswith("_")]
+    for name in public:
+        if callable(getattr(claw, name)):
+            assert re.search(rf"^(class|def) {name}\b", stub, re.M), name
+    for cls in (claw.Pid, claw.PdController, claw.FliqcFilter):
+        assert "[" in cls.__doc__ and "Keywords" in cls.__doc__ or "keywords" in cls.__doc__.lower()
+    import inspect
+    assert list(inspect.signature(claw.pd_controller).parameters)[-1] == "out"
