@@ -127,11 +127,11 @@ PdScratch& thread_scratch() {
 
 /// Sizes the scratch for n joints (allocates when it grows); false when out of memory.
 bool reserve(PdScratch& scratch, std::ptrdiff_t n) noexcept {
-  if (scratch.target.size() >= std::size_t(n)) return true;
+  if (scratch.target.size() >= n) return true;
   try {
-    scratch.target.resize(std::size_t(n));
-    scratch.inverse.resize(std::size_t(n));
-    scratch.a_max.resize(std::size_t(n));
+    scratch.target.resize(n);
+    scratch.inverse.resize(n);
+    scratch.a_max.resize(n);
     scratch.cached_joints = -1;
   } catch (const std::bad_alloc&) {
     return false;
