@@ -25,6 +25,7 @@ class Status(enum.IntEnum):
     IllConditioned: int
     @property
     def ok(self) -> bool: ...
+    def __bool__(self) -> bool: ...  # True for Ok only
 
 class ZohMode(enum.IntEnum):
     JiminyCompatible: int
