@@ -304,3 +304,38 @@ def test_batched_call_is_the_same_call():
     assert claw.pd_controller(*batched) == S.Ok
     assert claw.pd_controller(*n7) == S.Ok
     assert bits_equal(batched[9][-7:], n7[9]) and bits_equal(batched[2][:, :7], n7[2])
+
+
+def test_batched_calls_release_the_gil():
+    """With a 5 s switch interval, a thread holding the GIL keeps it between its calls; the main
+    thread gets to run while the worker is still busy only if the calls release it."""
+    import sys
+    import threading
+    import time
+
+    n = 49152
+    args = make_pd_args(n)
+    block = claw.PdController(n, command_state_lower=args[3], command_state_upper=args[4],
+                              kp=args[5], kd=args[6], effort_limit=args[7], control_dt=args[8])
+    calls = {"drop-in": lambda: claw.pd_controller(*args),
+             "class": lambda: block.update(args[0], args[1], args[2][2].copy(), args[9])}
+    old = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(5.0)
+        for name, call in calls.items():
+            done = []
+
+            def worker():
+                for i in range(60):
+                    call()
+                    done.append(i)
+
+            thread = threading.Thread(target=worker)
+            thread.start()
+            while not done:
+                time.sleep(0)
+            seen = len(done)
+            thread.join()
+            assert seen < 60, name
+    finally:
+        sys.setswitchinterval(old)
