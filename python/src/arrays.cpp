@@ -43,12 +43,22 @@ double* array_data(PyObject* obj, const char* function, const char* name, int nd
   }
   const npy_intp* dims = PyArray_DIMS(a);
   if ((rows >= 0 && dims[0] != rows) || (ndim == 2 && cols >= 0 && dims[1] != cols)) {
-    if (ndim == 2)
-      PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%zd, %zd), not (%zd, %zd)",
-                   function, name, rows, cols, dims[0], dims[1]);
-    else
-      PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%zd,), not (%zd,)", function, name,
-                   rows, dims[0]);
+    // An extent that matches any size is written as a letter.
+    const auto extent = [](std::ptrdiff_t e, const char* any) {
+      return e >= 0 ? PyUnicode_FromFormat("%zd", e) : PyUnicode_FromString(any);
+    };
+    PyObject* r = extent(rows, "M");
+    PyObject* c = extent(cols, "N");
+    if (r && c) {
+      if (ndim == 2)
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%U, %U), not (%zd, %zd)",
+                     function, name, r, c, dims[0], dims[1]);
+      else
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%U,), not (%zd,)", function, name,
+                     r, dims[0]);
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(c);
     return nullptr;
   }
   if (writable && !PyArray_ISWRITEABLE(a)) {
