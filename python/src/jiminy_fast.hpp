@@ -58,9 +58,6 @@ inline bool horizon_counts_finite(std::ptrdiff_t n, const double* w, const doubl
   return true;
 }
 
-/// Not a claw status: "run claw's own function instead" (see the functions below).
-constexpr auto kDelegate = static_cast<claw::Status>(0xff);
-
 /// Count of j in [0, n) where pred(j) fails; no early exit, so the loop vectorises.
 template <typename Pred>
 inline std::int64_t count_failures(std::ptrdiff_t n, Pred pred) noexcept {
@@ -68,6 +65,28 @@ inline std::int64_t count_failures(std::ptrdiff_t n, Pred pred) noexcept {
   for (std::ptrdiff_t j = 0; j < n; ++j) failures += pred(j) ? 0 : 1;
   return failures;
 }
+
+/// integrate_zoh's checks after dt, in its order, on row-major 3 x n state and bounds: a finite
+/// state (else NonFiniteInput), no NaN bound and every horizon count finite (else InvalidBounds).
+/// On Ok, `inverse` points at 1 / fl(amax dt) per joint (prepare_inverse).
+inline claw::Status state_and_bounds_status(std::ptrdiff_t n, const double* state,
+                                            const double* lower, const double* upper, double dt,
+                                            PdScratch& scratch, const double*& inverse) noexcept {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  if (count_failures(3 * n, [&](std::ptrdiff_t j) { return std::fabs(state[j]) <= kMax; }) != 0)
+    return claw::Status::NonFiniteInput;
+  if (count_failures(3 * n, [&](std::ptrdiff_t j) {
+        return (lower[j] == lower[j]) & (upper[j] == upper[j]);
+      }) != 0)
+    return claw::Status::InvalidBounds;
+  inverse = prepare_inverse(n, upper + 2 * n, dt, scratch);
+  if (!horizon_counts_finite(n, state + n, upper + 2 * n, inverse, dt))
+    return claw::Status::InvalidBounds;
+  return claw::Status::Ok;
+}
+
+/// Not a claw status: "run claw's own function instead" (see the functions below).
+constexpr auto kDelegate = static_cast<claw::Status>(0xff);
 
 /// The work of pd_controller_contiguous; kDelegate where the caller must run claw's own path.
 inline claw::Status pd_controller_contiguous_status(std::ptrdiff_t n, const double* q,
@@ -77,13 +96,12 @@ inline claw::Status pd_controller_contiguous_status(std::ptrdiff_t n, const doub
                                                     const double* limit, double dt, double* out,
                                                     PdScratch& scratch) noexcept {
   using claw::Status;
-  const auto overlap = [](const double* a, std::ptrdiff_t na, const double* b, std::ptrdiff_t nb) {
-    return claw::detail::spans_overlap(a, na, b, nb);
-  };
+  using claw::detail::spans_overlap;
   for (const auto& [input, size] : {std::pair<const double*, std::ptrdiff_t>{q, n}, {v, n},
                                     {lower, 3 * n}, {upper, 3 * n}, {kp, n}, {kd, n}, {limit, n}})
-    if (overlap(state, 3 * n, input, size) || overlap(out, n, input, size)) return kDelegate;
-  if (overlap(state, 3 * n, out, n)) return kDelegate;
+    if (spans_overlap(state, 3 * n, input, size) || spans_overlap(out, n, input, size))
+      return kDelegate;
+  if (spans_overlap(state, 3 * n, out, n)) return kDelegate;
   constexpr double kMax = std::numeric_limits<double>::max();
   const auto finite = [](double x) { return std::fabs(x) <= kMax; };
   // claw::pd_controller's order: measurements, parameters, then integrate_zoh's dt, state, bounds.
@@ -97,14 +115,9 @@ inline claw::Status pd_controller_contiguous_status(std::ptrdiff_t n, const doub
   bool skip = false;
   const Status dt_status = claw::detail::check_time_step(dt, skip);
   if (dt_status != Status::Ok || skip) return kDelegate;
-  if (count_failures(3 * n, [&](std::ptrdiff_t j) { return finite(state[j]); }) != 0)
-    return Status::NonFiniteInput;
-  if (count_failures(3 * n, [&](std::ptrdiff_t j) {
-        return (lower[j] == lower[j]) & (upper[j] == upper[j]);
-      }) != 0)
-    return Status::InvalidBounds;
-  const double* inverse = prepare_inverse(n, upper + 2 * n, dt, scratch);
-  if (!horizon_counts_finite(n, state + n, upper + 2 * n, inverse, dt)) return Status::InvalidBounds;
+  const double* inverse = nullptr;
+  const Status checked = state_and_bounds_status(n, state, lower, upper, dt, scratch, inverse);
+  if (checked != Status::Ok) return checked;
   std::memcpy(scratch.target.data(), state + 2 * n, sizeof(double) * std::size_t(n));
   const bool overflow = claw::detail::pd_jiminy_contiguous<Eigen::Dynamic>(
       n, dt, lower, lower + n, lower + 2 * n, upper, upper + n, upper + 2 * n, inverse, kp, kd,
@@ -157,15 +170,9 @@ inline claw::Status integrate_zoh_contiguous(std::ptrdiff_t n, double* state, co
     return kDelegate;
   bool skip = false;
   if (claw::detail::check_time_step(dt, skip) != Status::Ok || skip) return kDelegate;
-  constexpr double kMax = std::numeric_limits<double>::max();
-  if (count_failures(3 * n, [&](std::ptrdiff_t j) { return std::fabs(state[j]) <= kMax; }) != 0)
-    return Status::NonFiniteInput;
-  if (count_failures(3 * n, [&](std::ptrdiff_t j) {
-        return (lower[j] == lower[j]) & (upper[j] == upper[j]);
-      }) != 0)
-    return Status::InvalidBounds;
-  const double* inverse = prepare_inverse(n, upper + 2 * n, dt, scratch);
-  if (!horizon_counts_finite(n, state + n, upper + 2 * n, inverse, dt)) return Status::InvalidBounds;
+  const double* inverse = nullptr;
+  const Status checked = state_and_bounds_status(n, state, lower, upper, dt, scratch, inverse);
+  if (checked != Status::Ok) return checked;
   double* p = state;
   double* w = state + n;
   double* a = state + 2 * n;
