@@ -331,14 +331,11 @@ TEST_CASE("FLIQC: NaN or Inf in any input gives NonFiniteInput and stops", "[fli
   mass(0, 1) = std::numeric_limits<double>::quiet_NaN();
   CHECK(filter.filter(toy.guide, mass, toy.jacobian, toy.psi, toy.p).status == Status::NonFiniteInput);
   // More active distances than MaxM: refused, stop.
-  PsiVec psi(4);
-  psi.setConstant(0.01);
-  PMat p(4, 4);
-  p.setRandom();
-  claw::FliqcFilter<double, 4, 2> small;
+  Filter small;  // MaxM = 4: five distances do not fit
   REQUIRE(small.configure(defaults()) == Status::Ok);
-  Eigen::Matrix<double, Eigen::Dynamic, 1> psi_dyn = psi;
-  Eigen::Matrix<double, Eigen::Dynamic, 4> p_dyn = p;
+  const Eigen::VectorXd psi_dyn = Eigen::VectorXd::Constant(5, 0.01);
+  const Eigen::Matrix<double, Eigen::Dynamic, 4> p_dyn =
+      Eigen::Matrix<double, Eigen::Dynamic, 4>::Random(5, 4);
   CHECK(small.filter(toy.guide, toy.jacobian, psi_dyn, p_dyn).status == Status::SizeMismatch);
   CHECK(small.result().qdot.isZero(0.0));
   // Invalid settings are refused and the old ones stay.

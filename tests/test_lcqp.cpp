@@ -29,6 +29,8 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 using Problem = claw::LcqpProblem<double>;
 using Solver = claw::LcqpSolver<double>;
+// The one bounded (inline storage) configuration the tests use: every problem below fits.
+using BoundedSolver = claw::LcqpSolver<double, 10, 5, 4>;
 using Settings = claw::LcqpSettings<double>;
 
 namespace {
@@ -967,15 +969,15 @@ TEST_CASE("LCQP float: LcqpSolver<float, 12, 6, 6> matches the double answer", "
 
 TEST_CASE("LCQP sizes: a bounded solver takes every size within its bounds, a dynamic one any",
           "[lcqp]") {
-  // LcqpSolver<double, 10, 4, 4> solves LcqpProblem<double, 10, 4, 4>, whose storage cannot hold a
+  // LcqpSolver<double, 10, 5, 4> solves LcqpProblem<double, 10, 5, 4>, whose storage cannot hold a
   // larger problem: its SizeMismatch above the bounds is not reachable from outside. Inconsistent
   // sizes within the bounds are.
-  using Bounded = claw::LcqpSolver<double, 10, 4, 4>;
+  using Bounded = BoundedSolver;
   std::mt19937 rng(707);
   Bounded bounded;
   Solver dynamic;
   for (const auto& size : {std::array<int, 3>{10, 4, 4}, {2, 0, 1}, {7, 1, 3}, {1, 0, 0},
-                           {10, 4, 4}}) {
+                           {10, 4, 4}, {10, 5, 4}}) {
     const Problem p = random_lcqp(rng, size[0], size[1], size[2]);
     const Enumeration e = enumerate(p);
     REQUIRE(e.feasible);
@@ -1020,8 +1022,8 @@ TEST_CASE("LCQP bad input: NaN / Inf, inconsistent bounds and sizes are refused,
   base.ubL(0) = 3.0;
   base.ubR(0) = 3.0;
   Solver solver;
-  claw::LcqpSolver<double, 3, 1, 1> bounded;
-  using BoundedProblem = claw::LcqpSolver<double, 3, 1, 1>::Problem;
+  BoundedSolver bounded;
+  using BoundedProblem = BoundedSolver::Problem;
   REQUIRE(solver.solve(base).status == Status::Ok);
   REQUIRE(solver.result().x(0) == Approx(2.0));
   auto expect = [&](const Problem& p, Status status, const char* what) {
@@ -1252,7 +1254,7 @@ TEST_CASE("LCQP: solve() does not allocate after construction / reserve, whateve
       {"NaN", nan_problem, Settings{}, Status::NonFiniteInput, LcqpPath::None},
       {"not definite", semidefinite, strict, Status::InvalidProblem, LcqpPath::None},
   };
-  using Bounded = claw::LcqpSolver<double, 8, 5, 4>;
+  using Bounded = BoundedSolver;
   for (const Case& c : cases) {
     INFO(c.name);
     const Problem& p = c.problem;

@@ -248,7 +248,7 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
     p.a << 1, 1, 1, 1;
     p.uba << 2, 2;
     p.ub << 1, 1;
-    claw::QpSolver<double, 2, 2> solver;
+    claw::QpSolverXd solver(2, 2);
     const auto& r = solve(solver, p);
     REQUIRE(r.status == Status::Ok);
     CHECK(r.x(0) == Approx(1.0).margin(1e-14));
@@ -264,7 +264,7 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
     p.uba << kInf, 0, kInf, kInf;
     p.lb << 0, 0;
     p.g << 3, 1;  // Qx + g at x = 0 is g: = A' lambda + mu with lambda = (1, 0, 1, 0), mu = (0, 0)
-    claw::QpSolver<double, 2, 4> solver;
+    claw::QpSolverXd solver(2, 4);
     const auto& r = solve(solver, p);
     REQUIRE(r.status == Status::Ok);
     CHECK(r.x.cwiseAbs().maxCoeff() <= 1e-14);
@@ -292,7 +292,7 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
     p.a << 1, 2, 3, 2, 4, 6;
     p.lba << 1, 2.5;
     p.uba = p.lba;
-    claw::QpSolver<double, 3, 2> solver;
+    claw::QpSolverXd solver(3, 2);
     CHECK(solve(solver, p).status == Status::Infeasible);
   }
   SECTION("more equalities than variables, consistent") {
@@ -300,7 +300,7 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
     p.a << 1, 0, 0, 1, 1, 1;
     p.lba << 1, 2, 3;
     p.uba = p.lba;
-    claw::QpSolver<double, 2, 3> solver;
+    claw::QpSolverXd solver(2, 3);
     const auto& r = solve(solver, p);
     REQUIRE(r.status == Status::Ok);
     CHECK(r.x(0) == Approx(1.0));
@@ -312,7 +312,7 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
     p.g << 1, 1;
     p.lba << -1;
     p.uba << 1;
-    claw::QpSolver<double, 2, 1> solver;
+    claw::QpSolverXd solver(2, 1);
     REQUIRE(solve(solver, p).status == Status::Ok);
     p.lba << 0.5;
     CHECK(solve(solver, p).status == Status::Infeasible);
@@ -326,7 +326,7 @@ TEST_CASE("infeasible QPs are reported Infeasible after a few iterations", "[qp]
     p.lba << 3;
     p.lb << 0, 0;
     p.ub << 1, 1;
-    claw::QpSolver<double, 2, 1> solver;
+    claw::QpSolverXd solver(2, 1);
     const auto& r = solve(solver, p);
     CHECK(r.status == Status::Infeasible);
     CHECK(r.iterations <= 4);
@@ -353,7 +353,7 @@ TEST_CASE("infeasible QPs are reported Infeasible after a few iterations", "[qp]
     p.uba << 4;
     p.lb.setConstant(-1);
     p.ub.setConstant(1);
-    claw::QpSolver<double, 3, 1> solver;
+    claw::QpSolverXd solver(3, 1);
     CHECK(solve(solver, p).status == Status::Infeasible);
   }
 }
@@ -713,7 +713,7 @@ TEST_CASE("bad input: clear status, no crash, the last solution held", "[qp]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::mt19937 rng(12);
   const Problem good = random_problem(rng, 5, 4, 1);
-  claw::QpSolver<double, 5, 4> solver;
+  claw::QpSolverXd solver(5, 4);
   CHECK(solver.result().status == Status::InvalidProblem);
   CHECK(solver.solve(good.g, good.lb, good.ub, good.lba, good.uba).status ==
         Status::InvalidProblem);  // no Hessian yet
@@ -721,7 +721,7 @@ TEST_CASE("bad input: clear status, no crash, the last solution held", "[qp]") {
   REQUIRE(ok.status == Status::Ok);
   const VectorXd x_ok = ok.x;
   const auto active_ok = ok.active_set;
-  auto expect_held = [&](Status expected, const claw::QpSolver<double, 5, 4>::Result& r) {
+  auto expect_held = [&](Status expected, const claw::QpSolverXd::Result& r) {
     CHECK(r.status == expected);
     CHECK(r.x == x_ok);
     CHECK(r.active_set == active_ok);

@@ -484,7 +484,7 @@ TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discre
 }
 
 TEST_CASE("fuzz finding: QpSolver refuses a subnormal Hessian (it said Ok with x = inf)", "[regression][qp]") {
-  claw::QpSolver<float, 1, 0> qp;
+  claw::QpSolverXf qp(1, 0);
   Eigen::Matrix<float, 1, 1> q;
   q << 6.88752208e-41f;  // positive, subnormal: the Cholesky test accepted it and x became inf
   REQUIRE(qp.set_hessian(q) == Status::InvalidProblem);  // now: a pivot below the smallest normal
@@ -494,7 +494,7 @@ TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight
   // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: the solve put x_0
   // one ulp off -1, which that tolerance counts as a violation. Bounds in W are now set exactly.
   // (Tolerances below eps are refused since session 7; the tightest valid ones still get x exact.)
-  claw::QpSolver<double, 3, 0> qp;
+  claw::QpSolverXd qp(3, 0);
   Eigen::Matrix3d q;
   q << 3.55084, 2.74218, 2.74218, 2.74218, 4.0, 3.0, 2.74218, 3.0, 4.0;
   claw::QpSettings<double> settings;
@@ -515,7 +515,7 @@ TEST_CASE("fuzz finding: a dependent row violated on its other side after the re
   // float, g_0 = 1.26e33: the steps drifted so far that the row, picked as violated below lbA, was
   // at the fresh point violated above ubA by 5619; it was set aside as rounding and the solve said Ok
   // there. Now the most violated constraint is picked again at the fresh point.
-  claw::QpSolver<float, 2, 1> qp;
+  claw::QpSolverXf qp(2, 1);
   Eigen::Matrix2f q;
   q << 1.2928884029388428f, 0.20718637108802795f, 0.20718637108802795f, 1.1465616226196289f;
   Eigen::Matrix<float, 1, 2> a;
@@ -562,7 +562,7 @@ TEST_CASE("fuzz finding: a bound implied by two nearly parallel equalities does 
   // float: the equalities x0 + x1 + x2 = 3 and 0.99866 x0 + x1 + x2 = 2.99866 fix x0 = 1 up to
   // their rounding (x0 <= 1 then misses by 7e-5). Set aside, brought back at every change of W,
   // dropped again: 1000 iterations, MaxIterations. Set aside for the rest of the solve now.
-  claw::QpSolver<float, 3, 3> qp;
+  claw::QpSolverXf qp(3, 3);
   Eigen::Matrix3f q, a;
   q << 2.35294557f, -0.827491045f, -0.218852714f, -0.827491045f, 2.60618448f, 0.178890467f,
       -0.218852714f, 0.178890467f, 1.97709727f;
