@@ -1,18 +1,11 @@
-// tests/main.cpp: the Catch2 v2 runner of claw's test executable.
-// It prints which configuration runs (exceptions, sanitizers, allocation counting) before the tests.
+// tests/main.cpp: a Catch2 v2 runner compiled from source, for builds that cannot link Catch2's
+// prebuilt one (-fno-exceptions: CLAW_TEST_PREBUILT_CATCH_MAIN=OFF). Prints the configuration line.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-
-#include "claw/core/config.hpp"
-#include "support/alloc_counter.hpp"
-#include "support/reference.hpp"
+#include "support/banner.hpp"
 
 int main(int argc, char* argv[]) {
-  std::printf("claw %s tests: exceptions %s, malloc counter %s, reference dir %s\n",
-              CLAW_VERSION_STRING, CLAW_HAS_EXCEPTIONS ? "on" : "off",
-              claw_test::allocation_counting_available() ? "on" : "off (sanitizer build)",
-              claw_test::reference_dir().c_str());
+  claw_test::print_banner();
   return Catch::Session().run(argc, argv);
 }
