@@ -15,7 +15,7 @@
 using claw::Status;
 
 TEST_CASE("QP regression: a subnormal Hessian is not positive definite", "[qp][regression]") {
-  claw::QpSolver<double, 1, 0> qp;
+  claw::QpSolverXd qp(1, 0);
   Eigen::Matrix<double, 1, 1> q;
   q << 3.2e-319;  // > n eps max_ii relative, but subnormal: its inverse overflows
   CHECK(qp.set_hessian(q) == Status::InvalidProblem);
@@ -25,7 +25,7 @@ TEST_CASE("QP regression: a subnormal Hessian is not positive definite", "[qp][r
 
 TEST_CASE("QP regression: a float row whose norm overflows is never ignored", "[qp][regression]") {
   // x >= 1 written as 3e35 x >= 3e35: ||row||^2 overflows float; the row must still bind.
-  claw::QpSolver<float, 1, 1> qp;
+  claw::QpSolverXf qp(1, 1);
   Eigen::Matrix<float, 1, 1> q, a, g, lb, ub, lba, uba;
   q << 1.0f;
   a << 3e35f;
@@ -41,7 +41,6 @@ TEST_CASE("QP regression: a float row whose norm overflows is never ignored", "[
   // Ok. Now an Ok answer satisfies it. (The iteration itself still overflows on such a row and says
   // Infeasible: rows are not pre-scaled yet; see the README's open findings.)
   CHECK(r.status != Status::Ok);
-  if (r.status == Status::Ok) CHECK(r.x(0) >= 1.0f - 1e-5f);
   // The same constraint at a float-safe scale is solved.
   a << 3e15f;
   lba << 3e15f;
@@ -87,14 +86,12 @@ TEST_CASE("LCQP regression: an Ok point always has a finite objective", "[lcqp][
   p.lbR << 1e200;
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
-  if (r.status == Status::Ok) {
-    CHECK(std::isfinite(r.objective));
-    CHECK(r.x.allFinite());
-  } else {
-    CHECK((r.status == Status::NumericalOverflow || r.status == Status::MaxIterations ||
-           r.status == Status::Infeasible));
-    CHECK(r.x.isZero(0.0));
-  }
+  // Its only complementary point has an infinite objective: Ok is impossible; the answer is the
+  // overflow or an honest cannot-decide, with the safe output x = 0.
+  INFO("status " << claw::to_string(r.status));
+  CHECK((r.status == Status::NumericalOverflow || r.status == Status::MaxIterations ||
+         r.status == Status::Infeasible));
+  CHECK(r.x.isZero(0.0));
 }
 
 TEST_CASE("FLIQC regression: the least-violation fallback stays within the velocity bounds",
@@ -156,7 +153,7 @@ TEST_CASE("QP regression: rows dependent through a near-parallel pair are not a 
   // kappa = 6.1e4. Row 1 joined at sine 3.4e-12 > 1000 eps, i.e. as a "new" direction out of W's
   // rounding; x over that singular W came out of rounding and the feasible QP said Infeasible. The
   // dependence test now allows for W's conditioning (16 eps kappa).
-  claw::QpSolver<double, 3, 8> qp;
+  claw::QpSolverXd qp(3, 8);
   Eigen::Matrix3d q;
   q << 11, 1, 1, 1, 11, 1, 1, 1, 11;
   Eigen::Matrix<double, 8, 3, Eigen::RowMajor> a;
@@ -179,7 +176,7 @@ TEST_CASE("QP regression: float, x over an ill-conditioned working set is refine
   // fuzz_qp (float): rows (1, 0.9937, 1), (1, 1, 1), (0.9987, 1, 1) fix x = (1, 1, 1), which is also
   // on the upper bounds. The first x over W missed a tight bound by more than the infeasibility
   // threshold; one step of iterative refinement on W's rows brings it within.
-  claw::QpSolver<float, 3, 3> qp;
+  claw::QpSolverXf qp(3, 3);
   Eigen::Matrix3f q, a;
   q << 0x1.2d2d52p+1f, -0x1.a7be58p-1f, -0x1.c035dap-3f, -0x1.a7be58p-1f, 0x1.4da96cp+1f,
       0x1.6e3ccep-3f, -0x1.c035dap-3f, 0x1.6e3ccep-3f, 0x1.fa230cp+0f;
@@ -201,7 +198,7 @@ TEST_CASE("QP regression: no float multiplier of the wrong sign at a degenerate 
   // recomputed from W and returned as they came: the upper-only row 2 got +0.158 (beside
   // multipliers of 64), a wrong sign. The steps kept it >= 0; the recomputation's -0.158 is
   // rounding, set to 0, and the report shows it as stationarity, not as a dual residual.
-  claw::QpSolver<float, 4, 8> qp;
+  claw::QpSolverXf qp(4, 8);
   Eigen::Matrix4f q;
   Eigen::Matrix<float, 8, 4, Eigen::RowMajor> a;
   const float q0 = 0x1.b78554p+0f, q1 = 0x1.0d1378p-1f, q2 = 0x1.9d3c0cp-2f, q3 = 0x1.4ae682p-1f;
@@ -410,10 +407,18 @@ TEST_CASE("QP regression: a warm start through a nearly dependent working set en
   const auto& w = warm.solve(p.g, p.lb, p.ub, lo, hi, guess);
   // Ok in the dev build; the -O2 build's rounding makes both solves IllConditioned. Neither may
   // claim a proof of infeasibility, and an Ok answer must be the optimum.
-  CHECK(c.status != Status::Infeasible);
-  if (c.status == Status::Ok) CHECK(c.objective == Approx(2499.8324).epsilon(1e-5));
-  CHECK(w.status != Status::Infeasible);
-  if (w.status == Status::Ok) {
+  // Expected: Ok at the optimum, or IllConditioned with no residuals claimed; never Infeasible.
+  INFO("cold " << claw::to_string(c.status) << ", warm " << claw::to_string(w.status));
+  REQUIRE((c.status == Status::Ok || c.status == Status::IllConditioned));
+  REQUIRE((w.status == Status::Ok || w.status == Status::IllConditioned));
+  if (c.status == Status::Ok) {
+    CHECK(c.objective == Approx(2499.8324).epsilon(1e-5));
+  } else {
+    CHECK(std::isinf(c.residuals.stationarity));
+  }
+  if (w.status != Status::Ok) {
+    CHECK(std::isinf(w.residuals.stationarity));
+  } else {
     CHECK(w.objective == Approx(2499.8324).epsilon(1e-5));
     // Multipliers of 5e13 here: a stationarity residual of 1e-4 is their rounding, 100 was not.
     CHECK(w.residuals.stationarity <= 1e-3);
@@ -438,11 +443,11 @@ Status node_qp_status(const claw::LcqpProblem<double>& p) {
   return qp.solve(p.g, p.lb, p.ub, lo, hi).status;
 }
 
-/// Branch and bound on `p` (every pair, monotone path on): the certified answer must not be above
-/// the tolerance-aware best branch (claw_test::LcqpBranches::certified_ceiling, which `ceiling`
-/// gives to 1e-6); an uncertified answer proves nothing and is not compared, unless
-/// `must_certify`.
-void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling, bool must_certify) {
+/// Branch and bound on `p` (every pair, monotone path on): Ok, and a certified answer must not be
+/// above the tolerance-aware best branch (claw_test::LcqpBranches::certified_ceiling, which
+/// `ceiling` gives to 1e-6); an uncertified answer claims no global optimum and is not compared.
+/// Whether the answer is certified depends on the rounding of the node QPs (build flags, ISA).
+void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling) {
   claw::LcqpSolver<double> solver;
   auto settings = solver.settings();
   settings.max_pairs_for_branch_and_bound = 24;
@@ -454,7 +459,7 @@ void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling, 
   REQUIRE(branches.hessian_accepted);
   CHECK(branches.certified_ceiling == Approx(ceiling).epsilon(1e-6));
   REQUIRE(r.status == Status::Ok);
-  if (must_certify) CHECK(r.certified_global);
+  INFO("certified " << r.certified_global << ", objective " << r.objective);
   if (r.certified_global) CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
 }
 
@@ -472,7 +477,7 @@ TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold befor
                  0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.1346fe8f936b8p-13, 0x1.0004e3d0d2b07p+0,
                  -0x1.2f9f7464a2a31p-16, 0x1.0001b384bb82ap+0),
       kR0);
-  check_branch_and_bound(p, 2499.8331, true);
+  check_branch_and_bound(p, 2499.8331);
 }
 
 
@@ -493,7 +498,7 @@ TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W i
   // IllConditioned in the dev build; the -O2 build's rounding reaches Ok. Never a proof of infeasibility.
   CHECK(node != Status::Infeasible);
   CHECK(std::string(claw::to_string(Status::IllConditioned)) == "IllConditioned");
-  check_branch_and_bound(p, 2499.8242660499, false);
+  check_branch_and_bound(p, 2499.8242660499);
 }
 
 TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a node bound",
@@ -511,7 +516,7 @@ TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a nod
                  0x1.48d2dc72c6172p-10, 0x1.dfd748cecfb29p+2),
       kR0, std::numeric_limits<double>::infinity());
   p.R(2, 2) = 0x1.1501150115015p-10;
-  check_branch_and_bound(p, 4412.4796991906, false);
+  check_branch_and_bound(p, 4412.4796991906);
 }
 
 TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is NumericalOverflow, not Ok",
@@ -520,7 +525,7 @@ TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is Numerica
   // equality rows -max/4 x = -max/4: x = 1, finite multipliers, but Q x + g overflows: the answer
   // was Ok with objective +inf and a NaN stationarity residual.
   const double big = std::numeric_limits<double>::max();
-  claw::QpSolver<double, 1, 5> qp;
+  claw::QpSolverXd qp(1, 5);
   claw::QpSettings<double> settings;  // the fuzz input's: an infeasibility tolerance of 7e8
   settings.feasibility_tolerance = 0x1.19799812dea11p-40;
   settings.infeasibility_tolerance = 0x1.5c41252855286p+29;
@@ -547,7 +552,7 @@ TEST_CASE("QP regression: tolerances below eps are refused (a subnormal equality
   // and both tolerances 0. The solve refines x through R = L^-1 a = 5e5: 1.73e-41 / 5e5 underflows to
   // 0, x = 0 came back Ok and missed the row by 1.73e-41 > 0. A tolerance below eps asks for more
   // than the arithmetic holds; it is now refused, and the solver keeps its previous settings.
-  claw::QpSolver<float, 1, 1> qp;
+  claw::QpSolverXf qp(1, 1);
   claw::QpSettings<float> settings;
   settings.feasibility_tolerance = 0.0f;
   settings.infeasibility_tolerance = 0.0f;
@@ -608,7 +613,7 @@ TEST_CASE("QP regression: a row dependent on W only within W's rounding allowanc
   // of a constraint dependent only by that allowance proves nothing: IllConditioned (taking it as a
   // direction solved this QP but made -O3 builds answer Ok at non-optimal vertices elsewhere).
   const auto p = near_parallel_pair_lcqp();
-  claw::QpSolver<double, 4, 4> qp;
+  claw::QpSolverXd qp(4, 4);
   Eigen::Matrix4d rows;
   rows << p.L, p.R;
   Eigen::Vector4d lo, hi;
@@ -617,8 +622,12 @@ TEST_CASE("QP regression: a row dependent on W only within W's rounding allowanc
   REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
   REQUIRE(qp.set_constraints(rows) == Status::Ok);
   const auto& r = qp.solve(p.g, p.lb, p.ub, lo, hi);
-  CHECK(r.status != Status::Infeasible);
-  if (r.status == Status::Ok) {
+  // Expected: Ok at the relaxation's minimum, or IllConditioned with no residuals claimed.
+  INFO("status " << claw::to_string(r.status));
+  REQUIRE((r.status == Status::Ok || r.status == Status::IllConditioned));
+  if (r.status != Status::Ok) {
+    CHECK(std::isinf(r.residuals.stationarity));
+  } else {
     CHECK(r.residuals.primal <= qp.settings().infeasibility_tolerance * (1.0 + r.x.cwiseAbs().maxCoeff()));
     const Eigen::Vector4d gradient = p.Q * r.x + p.g;
     CHECK(r.residuals.stationarity <= 1e-6 * gradient.cwiseAbs().maxCoeff());
@@ -748,10 +757,16 @@ TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a ro
   p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
-  CHECK(r.status != Status::Infeasible);
   const auto branches = claw_test::solve_lcqp_branches(p);
   REQUIRE(branches.clearly_feasible);
-  if (r.status == Status::Ok) CHECK(r.objective <= branches.best_objective * (1.0 + 1e-9));
+  // Expected: Ok no worse than the best branch, or MaxIterations (an unexplored node) with x = 0.
+  INFO("status " << claw::to_string(r.status));
+  REQUIRE((r.status == Status::Ok || r.status == Status::MaxIterations));
+  if (r.status == Status::Ok) {
+    CHECK(r.objective <= branches.best_objective * (1.0 + 1e-9));
+  } else {
+    CHECK(r.x.isZero(0.0));
+  }
 }
 
 TEST_CASE("LCQP test support: the branch reference allows for violations that carry no multiplier",
@@ -814,7 +829,7 @@ TEST_CASE("QP regression: a dependent constraint missed by the rounding of a lar
   p.lbR(3) = 0x1.b131b131b132p-4;
   p.ubL(3) = 0x1.61e1e1e1e1e1ep+1;
   // The node QP: rows A, L, R; pair 0 held on its R side, the other pairs free.
-  claw::QpSolver<double, 4, 9> qp;
+  claw::QpSolverXd qp(4, 9);
   Eigen::Matrix<double, 9, 4> rows;
   rows << p.A, p.L, p.R;
   Eigen::Matrix<double, 9, 1> lo, hi;
@@ -1079,7 +1094,7 @@ TEST_CASE("QP regression: a dependent row's dual step is not blocked by a roundi
   Eigen::Matrix<float, 6, 1> lo, hi;
   lo << -0x1.f7fff8p-1f, 0.0f, -1.0f, -0x1.3f3f4p-1f, -0x1.3cc33cp-1f, -1.0f;
   hi << -0x1.61e16p-5f, 0x1.e3c1e4p-2f, -1.0f, 0x1.454544p-2f, 0x1.12b114p+1f, -1.0f;
-  claw::QpSolver<float, 5, 6> qp;
+  claw::QpSolverXf qp(5, 6);
   REQUIRE(qp.set_hessian(q) == Status::Ok);
   REQUIRE(qp.set_constraints(rows) == Status::Ok);
   const auto& cold = qp.solve(g, lb, ub, lo, hi);
@@ -1087,7 +1102,8 @@ TEST_CASE("QP regression: a dependent row's dual step is not blocked by a roundi
   const Eigen::Matrix<float, 5, 1> x_cold = cold.x;
   const float objective_cold = cold.objective;
   // The homotopy's guess: the previous QP's active set.
-  claw::QpActiveSet<5, 6> guess;
+  claw::QpSolverXf::ActiveSet guess;
+  guess.resize(5, 6);
   using A = claw::QpActivity;
   const A states[6] = {A::Inactive, A::Lower, A::Equality, A::Upper, A::Lower, A::Equality};
   for (int i = 0; i < 6; ++i) guess.set_constraint(i, states[i]);
@@ -1122,11 +1138,12 @@ TEST_CASE("QP regression: a constraint set aside at the stepped x is checked aga
   a << -0x1.35e7eep+13f, -0x1.f9f9f8p-3f;
   const Eigen::Vector2f g(-0x1.fffffep+125f, -1.0f), lb(-0x1.d6e5d8p-2f, -1.0f), ub(0x1.880588p-2f, 0x1.00da0ep-20f);
   const Eigen::Matrix<float, 1, 1> lba(-1.0f), uba(-0x1.d6e5d8p-2f);
-  claw::QpSolver<float, 2, 1> qp;
+  claw::QpSolverXf qp(2, 1);
   REQUIRE(qp.set_hessian(q) == Status::Ok);
   REQUIRE(qp.set_constraints(a) == Status::Ok);
   // The previous solve's active set (every bound and the row were equalities there).
-  claw::QpActiveSet<2, 1> guess;
+  claw::QpSolverXf::ActiveSet guess;
+  guess.resize(2, 1);
   guess.set_bound(0, claw::QpActivity::Equality);
   guess.set_bound(1, claw::QpActivity::Equality);
   guess.set_constraint(0, claw::QpActivity::Equality);
@@ -1208,7 +1225,7 @@ TEST_CASE("QP regression: a row missed by exactly the infeasibility tolerance is
   const double a = -0x1.986a27f338fdcp-41;
   claw::QpSettings<double> settings;
   settings.infeasibility_tolerance = 1.0;
-  claw::QpSolver<double, 1, 6> qp;
+  claw::QpSolverXd qp(1, 6);
   REQUIRE(qp.set_settings(settings) == Status::Ok);
   REQUIRE(qp.set_hessian(Eigen::Matrix<double, 1, 1>(-a)) == Status::Ok);
   REQUIRE(qp.set_constraints(Eigen::Matrix<double, 6, 1>::Constant(a)) == Status::Ok);
@@ -1216,8 +1233,10 @@ TEST_CASE("QP regression: a row missed by exactly the infeasibility tolerance is
   Eigen::Matrix<double, 6, 1> lba = Eigen::Matrix<double, 6, 1>::Constant(a), uba = lba;
   uba(4) = 0x1.17de5ed379d07p-40;
   uba(5) = 0x1.8e123e123e124p+6;
+  claw::QpSolverXd::ActiveSet inactive;
+  inactive.resize(1, 6);
   for (const bool warm : {false, true}) {
-    const auto& r = warm ? qp.solve(g, bound, bound, lba, uba, claw::QpActiveSet<1, 6>{})
+    const auto& r = warm ? qp.solve(g, bound, bound, lba, uba, inactive)
                          : qp.solve(g, bound, bound, lba, uba);
     REQUIRE(r.status == Status::Ok);
     CHECK(r.x(0) == a);
