@@ -196,9 +196,30 @@ TEST_CASE("derive_pd_command_bounds and encoder_to_motor_map refuse bad paramete
   REQUIRE(claw::derive_pd_command_bounds(motors, Eigen::Matrix<double, 1, 1>(0.0), kd, 0.04,
                                          options, bounds) == Status::InvalidParameter);
   REQUIRE(bounds.lower(0, 0) == 7.0);  // untouched on failure
-  Eigen::Vector3i not_a_permutation(0, 0, 2), map;
+  Eigen::Vector3i not_a_permutation(0, 0, 2), map(0, 0, 0);
   bool identity = false;
   REQUIRE(claw::encoder_to_motor_map(not_a_permutation, map, identity) == Status::InvalidParameter);
+}
+
+TEST_CASE("encoder_to_motor_map accepts exactly the permutations of 0..n-1",
+          "[pd_controller][bad-input]") {
+  // For n = 3 the motor indices are 0, 1, 2: a map with index n = 3 (or -1) has no motor to read,
+  // even when its entries are distinct, and is refused with the map left as it was.
+  Eigen::Vector3i map(7, 7, 7);
+  bool identity = true;
+  REQUIRE(claw::encoder_to_motor_map(Eigen::Vector3i(2, 0, 1), map, identity) == Status::Ok);
+  CHECK(map == Eigen::Vector3i(2, 0, 1));
+  CHECK_FALSE(identity);
+  map.setConstant(7);
+  for (const Eigen::Vector3i& bad :
+       {Eigen::Vector3i(0, 1, 3), Eigen::Vector3i(3, 0, 1), Eigen::Vector3i(-1, 0, 1)}) {
+    INFO("indices " << bad.transpose());
+    CHECK(claw::encoder_to_motor_map(bad, map, identity) == Status::InvalidParameter);
+    CHECK(map == Eigen::Vector3i(7, 7, 7));
+  }
+  REQUIRE(claw::encoder_to_motor_map(Eigen::Vector3i(0, 1, 2), map, identity) == Status::Ok);
+  CHECK(map == Eigen::Vector3i(0, 1, 2));
+  CHECK(identity);
 }
 
 namespace {

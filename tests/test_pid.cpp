@@ -190,6 +190,34 @@ TEST_CASE("conditional integration freezes exactly when saturated and pushing ou
   }
 }
 
+TEST_CASE("backward-Euler conditional integration outputs kp e + the integral it keeps",
+          "[pid][anti-windup][closed-form]") {
+  // Backward Euler outputs u = clip(kp e + I+). When only this step's increment ki h e pushes u
+  // past the limit (outward: e > 0), the increment is dropped, I+ = I, and the output is
+  // kp e + I, inside the limit: 100 * 0.046875 + 0.2 = 4.8875 < 5 < 4.8875 + ki h e = 5.35625.
+  const double h = 0.01, ki = 1000.0, kp = 100.0, e = 0.046875, integral = 0.2;
+  auto s = gains(kp, ki, 0.0, h);
+  s.anti_windup = claw::AntiWindup::Conditional;
+  s.integral_rule = claw::IntegralRule::BackwardEuler;
+  s.limits.kind = claw::EffortLimitKind::Bounds;
+  s.limits.lower << -5.0;
+  s.limits.upper << 5.0;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.set_integral_term(0, integral) == Status::Ok);
+  REQUIRE(kp * e + integral + ki * (e * h) > 5.0);
+  V1 u(0.0);
+  REQUIRE(pid.update(V1(e), V1(0.0), V1(0.0), u) == Status::Ok);
+  CHECK(pid.integral_term()(0) == integral);
+  CHECK(u(0) == kp * e + integral);
+  CHECK(u(0) < 5.0);
+  // Mirrored below: e < 0, -4.8875 > -5 > -5.35625; again u = kp e + I with I unchanged.
+  REQUIRE(pid.set_integral_term(0, -integral) == Status::Ok);
+  REQUIRE(pid.update(V1(-e), V1(0.0), V1(0.0), u) == Status::Ok);
+  CHECK(pid.integral_term()(0) == -integral);
+  CHECK(u(0) == -(kp * e + integral));
+}
+
 TEST_CASE("StopAtLimit integrates only errors that shrink |z| once |z| >= integral_max",
           "[pid][anti-windup]") {
   const double h = 0.1, ki = 1.0;
@@ -369,6 +397,35 @@ TEST_CASE("stable PD with a full inverse-mass block solves the coupled system", 
                        kd(j) * (target_v(j) - v(j));
     REQUIRE(std::fabs(tau(j) - rhs / (1 + h * (h * kp(j) + kd(j)) * a(j))) <= 1e-12);
   }
+}
+
+TEST_CASE("stable PD refuses a negative inverse mass; a zero one gives the explicit law",
+          "[pid][stable_pd][bad-input]") {
+  // tau_j = (c + ff + kp (q* - q - h v) + kd (v* - v)) / (1 + h (h kp + kd) a_j), a_j = 1 / m_j:
+  // a mass is positive, so a_j < 0 is no plant (it would even make the divisor vanish at
+  // a_j = -1 / (h (h kp + kd))); a_j = 0 (infinite mass) divides by 1.
+  const double h = 0.01;
+  claw::StablePd<double, 3> stable;
+  claw::StablePd<double, 3>::Settings settings;
+  settings.kp << 100.0, 200.0, 300.0;
+  settings.kd << 10.0, 5.0, 1.0;
+  settings.dt = h;
+  REQUIRE(stable.configure(settings) == Status::Ok);
+  const Eigen::Vector3d target(0.5, -0.5, 0.25), zero = Eigen::Vector3d::Zero();
+  const Eigen::Vector3d q(0.1, 0.2, 0.3), v(1.0, -1.0, 0.5);
+  const Eigen::Vector3d held(7.0, 8.0, 9.0);
+  Eigen::Vector3d tau = held;
+  REQUIRE(stable.update(target, zero, zero, q, v, Eigen::Vector3d(0.5, -0.25, 1.0), tau) ==
+          Status::InvalidParameter);
+  CHECK(tau == held);
+  // The divisor's zero, a = -1 / (h (h kp + kd)) = -1 / (0.01 * 11) for joint 0, is refused too.
+  REQUIRE(stable.update(target, zero, zero, q, v, Eigen::Vector3d(-1.0 / (h * 11.0), 1.0, 1.0),
+                        tau) == Status::InvalidParameter);
+  CHECK(tau == held);
+  REQUIRE(stable.update(target, zero, zero, q, v, Eigen::Vector3d(0.0, -0.0, 0.0), tau) ==
+          Status::Ok);
+  for (int j = 0; j < 3; ++j)
+    CHECK(tau(j) == settings.kp(j) * (target(j) - q(j) - h * v(j)) + settings.kd(j) * (0.0 - v(j)));
 }
 
 TEST_CASE("Newton DrivePID presets follow the published law", "[pid][presets]") {
