@@ -95,6 +95,33 @@ TEST_CASE("FLIQC: without the projector the correction is along P_i^inv", "[fliq
   CHECK((with.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot - r.qdot).norm() > 1e-3);
 }
 
+TEST_CASE("FLIQC: a rank-deficient J_pos gives the projector onto its nullspace", "[fliqc]") {
+  // J_pos rows r0, r1 and r2 = 0.3 r0 - 0.7 r1: rank 2 (Gram-Schmidt leaves only rounding of r2):
+  // P_null = I - pinv(J_pos) J_pos = I - B'(B B')^-1 B with B = [r0; r1], a projector of rank
+  // n - 2 = 2. The correction of one active distance is then N P' lambda / |P|^2 with
+  // lambda = -(psi - eps + dt P g) / (dt P N P' / |P|^2), as with the full-rank toy.
+  Toy toy;
+  const Eigen::Matrix<double, 1, 4> r0 = toy.jacobian.row(0), r1 = toy.jacobian.row(1);
+  toy.jacobian.row(2) = 0.3 * r0 - 0.7 * r1;
+  Eigen::Matrix<double, 2, 4> b;
+  b << r0, r1;
+  const Mat4 nullspace = Mat4::Identity() - b.transpose() * (b * b.transpose()).inverse() * b;
+  Filter filter;
+  REQUIRE(filter.configure(defaults()) == Status::Ok);
+  const auto& r = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK((filter.nullspace_projector() - nullspace).lpNorm<Eigen::Infinity>() <= 1e-12);
+  CHECK(filter.nullspace_projector().trace() == Approx(2.0).epsilon(1e-12));
+  const auto s = defaults();
+  const Vec4 pt = toy.p.row(0).transpose();
+  const double c = toy.psi(0) - s.eps + s.dt * pt.dot(toy.guide);
+  REQUIRE(c < 0.0);
+  const double lambda = -c / (s.dt * pt.dot(nullspace * pt) / pt.squaredNorm());
+  const Vec4 expected = toy.guide + nullspace * pt * lambda / pt.squaredNorm();
+  CHECK((r.qdot - expected).lpNorm<Eigen::Infinity>() <= 1e-12);
+  CHECK(r.lambda(0) == Approx(lambda).epsilon(1e-12));
+}
+
 TEST_CASE("FLIQC: the active threshold filters distances; none active returns the guide unsolved",
           "[fliqc]") {
   const Toy toy;

@@ -444,6 +444,26 @@ TEST_CASE("LCQP: bounds that force both sides positive are certified Infeasible"
   CHECK_FALSE(enumerate(p).feasible);
 }
 
+TEST_CASE("LCQP homotopy: a non-complementary point is never Ok (loose phi tolerance)",
+          "[lcqp]") {
+  // x1 >= 0.01 and x2 >= 0.01 with x1 perp x2: no complementary point. The homotopy stops at
+  // (0.01, 0.01), where phi = x1 x2 = 1e-4 passes complementarity_tolerance = 1e-3, and polishing
+  // on the closer side (x1 = 0) is infeasible. That point's natural residual min(x1, x2) = 0.01 is
+  // far above feasibility_tolerance (1 + |x|) = 1.01e-9: not Ok, but MaxIterations.
+  Problem p = two_variable(0.0, 0.0);
+  p.lb << 0.01, 0.01;
+  Settings s = homotopy_settings();
+  s.complementarity_tolerance = 1e-3;
+  Solver solver;
+  REQUIRE(solver.set_settings(s) == Status::Ok);
+  const auto& r = solver.solve(p);
+  CHECK(r.status == Status::MaxIterations);
+  CHECK(r.path == LcqpPath::PenaltyHomotopy);
+  CHECK_FALSE(r.certified_global);
+  CHECK(r.x.isZero(0.0));
+  CHECK_FALSE(enumerate(p).feasible);
+}
+
 TEST_CASE("LCQP: m = 0 is the plain QP", "[lcqp]") {
   std::mt19937 rng(31);
   Solver solver;
@@ -888,6 +908,45 @@ TEST_CASE("LCQP caps: max_nodes and max_iterations stop without a point (MaxIter
     CHECK(b.x(0) == Approx(2.5).epsilon(1e-12));
     CHECK(b.x(1) == Approx(0.0).margin(1e-12));
   }
+}
+
+TEST_CASE("LCQP branch and bound: loose QP dependence_tolerance, same certified optimum",
+          "[lcqp]") {
+  // n = 4, m = 3 (a random_lcqp instance). With QpSettings::dependence_tolerance = 0.3 a node QP
+  // warm-started from its parent answers Ok at a point that is not its minimiser: stationarity
+  // residual ||Qx + g - A'lambda - mu||_inf = 1.6 beside ||Qx + g||_inf = 2.8. Such an answer is no
+  // node bound: branch and bound solves the node again cold, and the answer is the one of the
+  // default tolerance, the best of the 2^3 branch QPs (0.72040042317261), certified.
+  Problem p(4, 0, 3);
+  p.Q << 0x1.2baaab5a5ab34p+1, -0x1.f967d24e338dbp-1, 0x1.26eb4ea531328p+0, -0x1.bfc365673d191p-2,
+      -0x1.f967d24e338dbp-1, 0x1.79c28af54cbe3p+1, -0x1.dcb91438146e2p-2, 0x1.70507735074fep+0,
+      0x1.26eb4ea531328p+0, -0x1.dcb91438146e2p-2, 0x1.22f75f1f09dc7p+1, 0x1.d325baa29dde4p-3,
+      -0x1.bfc365673d191p-2, 0x1.70507735074fep+0, 0x1.d325baa29dde4p-3, 0x1.52198bf48b82fp+1;
+  p.g << -0x1.3fb8778b52356p+1, -0x1.386f2a9540852p+1, -0x1.0213730400192p+1, -0x1.4935416ed7c8p-4;
+  p.lb << -0x1.7a29f69f40c4ap-2, -kInf, -0x1.7b34b77294757p+0, -0x1.d92ec1032548p-4;
+  p.ub << kInf, 0x1.a3d4fdfd79e54p-2, 0x1.2bb197b4725ddp-1, kInf;
+  p.L << 0x1.f72d81959af48p-3, 0x1.8def05c33d5fp-1, 0x1.57c94c9631c82p-1, -0x1.5506094daa7cep-1,
+      -0x1.d972ec158fa69p-1, 0x1.90d25234ef9cp-4, -0x1.e28b4920e2f54p-1, -0x1.cbda303071877p-1,
+      0x1.b8eeadb0e9888p-3, -0x1.6622d4da1e02p-6, 0x1.6800e4e999f3p-1, -0x1.6246deaecb49ep-1;
+  p.R << 0x1.fcc7d64c822c2p-1, -0x1.af0fa72aed798p-1, -0x1.ed145a3631c46p-2, -0x1.081a4393d67b6p-1,
+      -0x1.03396b658c87p-4, -0x1.0d992aee009bcp-3, -0x1.ad94136d37f9p-1, 0x1.4ee16e682d9bep-1,
+      0x1.05562f7aab16ep-1, -0x1.96da78d318542p-2, -0x1.81583d3979954p-3, -0x1.c703c782b413p-1;
+  p.lbL << -0x1.00d11e0086d82p+1, -0x1.562d90fda9d28p+0, -0x1.437696c7ab903p+0;
+  p.ubL << -0x1.ef62576a53d8ep-1, kInf, kInf;
+  p.lbR << 0x1.9588904724891p+0, 0x1.535cfecfd939ap+0, 0x1.26e59fedc9952p-3;
+  const Enumeration e = enumerate(p);
+  REQUIRE(e.feasible);
+  CHECK(e.objective == Approx(0.72040042317261).epsilon(1e-12));
+  Settings s;
+  s.qp.dependence_tolerance = 0.3;
+  Solver solver;
+  REQUIRE(solver.set_settings(s) == Status::Ok);
+  const auto& r = solver.solve(p);
+  check_ok_point(p, r);
+  CHECK(r.path == LcqpPath::BranchAndBound);
+  CHECK(r.certified_global);
+  CHECK(same_objective(r.objective, e.objective, 1e-10));
+  CHECK((r.x - e.x).lpNorm<Eigen::Infinity>() <= 1e-8);
 }
 
 // === warm start, float, sizes ================================================================================

@@ -681,6 +681,53 @@ TEST_CASE("any warm-start guess gives the cold answer", "[qp]") {
   }
 }
 
+TEST_CASE("a warm start after set_hessian or set_constraints solves the new problem", "[qp]") {
+  // The minimiser is unique, so a warm solve from the solver's own last active set must give the
+  // cold answer of the problem installed now: after set_hessian(Q2) the minimiser of
+  // 1/2 x'Q2 x + g'x, after set_constraints(A2) the one over A2's rows, and after a refused
+  // set_hessian (Q indefinite: Q stays installed) the old problem's.
+  std::mt19937 rng(12);
+  for (int t = 0; t < 10; ++t) {
+    const int n = 6 + t % 3, m = 10;
+    const Problem p = random_problem(rng, n, m, t % 2);
+    const Problem p2 = random_problem(rng, n, m, t % 2);
+    Problem new_q = p, new_a = p2;  // feasible: each keeps the rows and bounds of its x0
+    new_q.q = p2.q;
+    new_a.q = p.q;
+    INFO("trial " << t);
+    claw::QpSolverXd warm(n, m), cold(n, m);
+    REQUIRE(solve(warm, p).status == Status::Ok);
+    const VectorXd x1 = warm.result().x;
+    // New Hessian, same A.
+    REQUIRE(warm.set_hessian(new_q.q) == Status::Ok);
+    const auto& rq = warm.solve(p.g, p.lb, p.ub, p.lba, p.uba, warm.result().active_set);
+    REQUIRE(rq.status == Status::Ok);
+    REQUIRE(solve(cold, new_q).status == Status::Ok);
+    CHECK((rq.x - cold.result().x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(new_q, warm).max() <= 1e-9);
+    // Back to Q, then new rows A2 (with their bounds and g).
+    REQUIRE(warm.set_hessian(p.q) == Status::Ok);
+    REQUIRE(warm.solve(p.g, p.lb, p.ub, p.lba, p.uba).status == Status::Ok);
+    REQUIRE(warm.set_constraints(new_a.a) == Status::Ok);
+    const auto& ra =
+        warm.solve(new_a.g, new_a.lb, new_a.ub, new_a.lba, new_a.uba, warm.result().active_set);
+    REQUIRE(ra.status == Status::Ok);
+    REQUIRE(solve(cold, new_a).status == Status::Ok);
+    CHECK((ra.x - cold.result().x).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(new_a, warm).max() <= 1e-9);
+    // A refused Hessian leaves Q installed: the warm solve answers p again.
+    REQUIRE(warm.set_constraints(p.a) == Status::Ok);
+    REQUIRE(warm.solve(p.g, p.lb, p.ub, p.lba, p.uba).status == Status::Ok);
+    MatrixXd indefinite = MatrixXd::Identity(n, n);
+    indefinite(0, 0) = -1.0;
+    REQUIRE(warm.set_hessian(indefinite) == Status::InvalidProblem);
+    const auto& rp = warm.solve(p.g, p.lb, p.ub, p.lba, p.uba, warm.result().active_set);
+    REQUIRE(rp.status == Status::Ok);
+    CHECK((rp.x - x1).cwiseAbs().maxCoeff() <= 1e-9);
+    CHECK(kkt(p, warm).max() <= 1e-9);
+  }
+}
+
 TEST_CASE("MaxIterations stops at the cap; a warm start from its active set finishes", "[qp]") {
   std::mt19937 rng(11);
   const Problem p = random_problem(rng, 20, 40, 2);
