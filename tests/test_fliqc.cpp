@@ -2,6 +2,7 @@
 // infeasible-cycle policy, bad input, warm start and the no-allocation guarantee.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -145,6 +146,142 @@ TEST_CASE("FLIQC: the active threshold filters distances; none active returns th
   CHECK_FALSE(none.solved);
   CHECK(none.active_count == 0);
   CHECK(none.qdot == toy.guide);
+}
+
+TEST_CASE("FLIQC: q_dot_max holds on every path, a cycle with no active distance included",
+          "[fliqc][safe_defaults]") {
+  const Toy toy;  // guide (0.3, -0.2, 0.1, 0.4)
+  PsiVec far(1);
+  far << 1.0;  // nothing active
+  auto s = defaults();
+  s.q_dot_max = 0.2;
+  Filter filter;
+  REQUIRE(filter.configure(s) == Status::Ok);
+  {
+    // The guide scaled by min(1, 0.2 / 0.4) = 0.5: the same direction, the peak joint at the bound.
+    const auto& r = filter.filter(toy.guide, toy.jacobian, far, toy.p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK_FALSE(r.solved);
+    CHECK(r.velocity_scaled);
+    CHECK(r.qdot == 0.5 * toy.guide);
+  }
+  {
+    // Per-joint bounds: joint 1 (|-0.2| > 0.05) decides, s = 0.25.
+    REQUIRE(filter.set_velocity_limits(Vec4(1.0, 0.05, 1.0, 1.0)) == Status::Ok);
+    const auto& r = filter.filter(toy.guide, toy.jacobian, far, toy.p);
+    CHECK(r.qdot == 0.25 * toy.guide);
+    CHECK(r.qdot(1) == -0.05);
+  }
+  {
+    // A guide inside the bounds passes unchanged.
+    REQUIRE(filter.set_velocity_limits(Vec4::Constant(0.5)) == Status::Ok);
+    const auto& r = filter.filter(toy.guide, toy.jacobian, far, toy.p);
+    CHECK_FALSE(r.velocity_scaled);
+    CHECK(r.qdot == toy.guide);
+  }
+  // Every outcome of a cycle, for both fallbacks, holds the bound exactly: solved (Ok),
+  // Infeasible, refused (NaN), and inactive with a fast guide.
+  const Vec4 fast_guide = 40.0 * toy.guide;
+  PsiVec contact(1);
+  contact << 0.0;
+  PsiVec nan_psi(1);
+  nan_psi << std::numeric_limits<double>::quiet_NaN();
+  for (const auto fallback : {FliqcFallback::Stop, FliqcFallback::LeastViolation}) {
+    for (const double bound : {0.05, 0.3, 5.0}) {
+      s.q_dot_max = bound;
+      s.fallback = fallback;
+      Filter bounded;  // q_dot_max applies until set_velocity_limits replaces it
+      REQUIRE(bounded.configure(s) == Status::Ok);
+      for (const Vec4& guide : {toy.guide, fast_guide}) {
+        for (const PsiVec& psi : {far, toy.psi, contact, nan_psi}) {
+          const auto& r = bounded.filter(guide, toy.jacobian, psi, toy.p);
+          INFO("bound " << bound << ", psi " << psi(0) << ", status " << claw::to_string(r.status));
+          CHECK(r.qdot.allFinite());
+          CHECK(r.qdot.cwiseAbs().maxCoeff() <= bound);
+        }
+      }
+    }
+  }
+}
+
+namespace {
+/// A hand at q(0..2) (J_pos = [I 0]) above the floor z = 0, driven toward a goal on the floor at
+/// x = 1; the distance is measured on the hand itself (P = e_z' J_pos). The guide 0.8 (goal - q)
+/// stays inside q_dot_max = 1. Runs `steps` cycles of 10 ms; counts the cycles whose active row
+/// was reported blocked and those that stopped.
+struct HandOverFloor {
+  Vec4 q = Vec4(0.0, 0.0, 0.06, 0.0);
+  int blocked_cycles = 0, active_cycles = 0, stopped_cycles = 0;
+  double lowest = 1.0;
+  void run(Filter& filter, int steps) {
+    Jac jacobian = Jac::Zero();
+    jacobian.topLeftCorner(3, 3).setIdentity();
+    PMat p(1, 4);
+    p << 0.0, 0.0, 1.0, 0.0;
+    PsiVec psi(1);
+    const Vec4 goal(1.0, 0.0, 0.0, 0.0);
+    for (int k = 0; k < steps; ++k) {
+      psi(0) = q(2);
+      const Vec4 guide = 0.8 * (goal - q);
+      const auto& r = filter.filter(guide, jacobian, psi, p);
+      REQUIRE(r.qdot.allFinite());
+      if (r.active_count > 0) ++active_cycles;
+      if (r.projector_blocked_count > 0) ++blocked_cycles;
+      if (r.qdot.isZero(0.0)) ++stopped_cycles;
+      q += 0.01 * r.qdot;
+      lowest = std::min(lowest, q(2));
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("FLIQC: a distance measured on the hand is reported blocked by the projector; exempting "
+          "it, or the least-violation fallback, keeps the arm moving",
+          "[fliqc][safe_defaults]") {
+  auto s = defaults();
+  s.q_dot_max = 1.0;
+  SECTION("projector on, Stop: every active cycle is blocked and the hand freezes short of the goal") {
+    Filter filter;
+    REQUIRE(filter.configure(s) == Status::Ok);
+    HandOverFloor hand;
+    hand.run(filter, 1000);
+    CHECK(hand.active_cycles > 0);
+    CHECK(hand.blocked_cycles == hand.active_cycles);
+    CHECK(hand.stopped_cycles > 800);
+    CHECK(1.0 - hand.q(0) > 0.2);
+  }
+  SECTION("projector on, LeastViolation: the hand slides along the floor to the goal") {
+    s.fallback = FliqcFallback::LeastViolation;
+    Filter filter;
+    REQUIRE(filter.configure(s) == Status::Ok);
+    HandOverFloor hand;
+    hand.run(filter, 1000);
+    CHECK(hand.blocked_cycles == hand.active_cycles);
+    CHECK(std::fabs(1.0 - hand.q(0)) < 0.01);
+    CHECK(hand.lowest > 0.0);
+  }
+  SECTION("blocked rows exempted from the projector: every cycle solved, the goal reached") {
+    s.exempt_blocked_rows_from_projector = true;
+    Filter filter;
+    REQUIRE(filter.configure(s) == Status::Ok);
+    HandOverFloor hand;
+    hand.run(filter, 1000);
+    CHECK(hand.blocked_cycles == hand.active_cycles);
+    CHECK(hand.stopped_cycles == 0);
+    CHECK(std::fabs(1.0 - hand.q(0)) < 0.01);
+    // The predicted distance psi + dt qdot_z >= eps holds each cycle and the hand moves 0.01 qdot:
+    // it never goes below eps (1 - 0.01 / dt) = 0.01.
+    CHECK(hand.lowest >= 0.01 - 1e-12);
+  }
+  SECTION("a distance on another point (P_i outside the row space of J_pos) is not blocked") {
+    const Toy toy;
+    Filter filter;
+    REQUIRE(filter.configure(s) == Status::Ok);
+    const auto& r = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);
+    REQUIRE(r.active_count == 1);
+    CHECK(r.projector_blocked_count == 0);
+    CHECK(r.projector_blocked(0) == 0);
+  }
 }
 
 TEST_CASE("FLIQC: q_dot_max that the unique answer exceeds makes the cycle Infeasible", "[fliqc]") {
@@ -401,13 +538,19 @@ TEST_CASE("FLIQC: a cycle allocates nothing, whatever its outcome", "[fliqc]") {
   nan_toy.psi(0) = std::numeric_limits<double>::quiet_NaN();
   auto slow = s;
   slow.q_dot_max = 0.05;
+  Status statuses[5] = {};
   const std::size_t allocations = claw_test::allocations_during([&] {
-    filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);        // Ok, Lemke
-    filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);        // Ok, warm start
-    filter.filter(nan_toy.guide, nan_toy.jacobian, nan_toy.psi, nan_toy.p);  // NonFiniteInput
-    filter.configure(slow);
-    filter.filter(toy.guide, toy.jacobian, contact, toy.p);        // Infeasible + least violation
+    statuses[0] = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).status;  // Ok, Lemke
+    statuses[1] = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).status;  // Ok, warm
+    statuses[2] = filter.filter(nan_toy.guide, nan_toy.jacobian, nan_toy.psi, nan_toy.p).status;
+    statuses[3] = filter.configure(slow);
+    statuses[4] = filter.filter(toy.guide, toy.jacobian, contact, toy.p).status;  // least violation
   });
   CHECK(allocations == 0);
+  CHECK(statuses[0] == Status::Ok);
+  CHECK(statuses[1] == Status::Ok);
+  CHECK(statuses[2] == Status::NonFiniteInput);
+  CHECK(statuses[3] == Status::Ok);
+  CHECK(statuses[4] == Status::Infeasible);
   CHECK(filter.result().status == Status::Infeasible);
 }

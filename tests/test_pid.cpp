@@ -311,13 +311,13 @@ TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[
     if (v >= edge) upper = lower = -tmax;
     if (v <= -edge) upper = lower = tmax;
     V1 high(1e6), low(-1e6), inside(0.0);
-    claw::clamp_effort(limits, high, V1(v));
-    claw::clamp_effort(limits, low, V1(v));
+    REQUIRE(claw::clamp_effort(limits, high, V1(v)) == Status::Ok);
+    REQUIRE(claw::clamp_effort(limits, low, V1(v)) == Status::Ok);
     INFO("v " << v);
     REQUIRE(high(0) == upper);
     REQUIRE(low(0) == lower);
     if (lower <= 0.0 && 0.0 <= upper) {
-      claw::clamp_effort(limits, inside, V1(v));
+      REQUIRE(claw::clamp_effort(limits, inside, V1(v)) == Status::Ok);
       REQUIRE(inside(0) == 0.0);
     }
   }
@@ -726,7 +726,10 @@ TEMPLATE_TEST_CASE("the simple path of Pid::update gives the general path's numb
       s.anti_windup = kinds[trial % 3];
       s.integral_rule = (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler
                                         : claw::IntegralRule::BackwardEuler;
-      s.limits.kind = (trial / 6) % 2 ? claw::EffortLimitKind::Bounds : claw::EffortLimitKind::None;
+      if ((trial / 6) % 2 == 0)
+        s.limits = claw::EffortLimits<S, claw::Dynamic>::none(n);
+      else
+        s.limits.kind = claw::EffortLimitKind::Bounds;
       const bool full = (trial / 12) % 2 == 1;
       s.dt = trial < 24 ? S(1e-3) : S(0.02);
       auto general = s;
@@ -797,7 +800,13 @@ TEST_CASE("pd_effort: parallel and series forms, limits, bad input", "[pid][pd]"
 
 TEST_CASE("VelocityServo refuses bad input and settings, holding its outputs", "[pid][bad-input]") {
   claw::VelocityServo<double, 1> servo;
-  auto settings = claw::presets::coppeliasim_joint<double, 1>(1, 2.0, 1.0, 0.1, 3.0, 40.0, 0.005);
+  const claw::presets::CoppeliaSimJoint<double> joint{2.0, 1.0, 0.1, 3.0, 40.0, 0.005};
+  auto settings = claw::presets::coppeliasim_joint<double, 1>(joint);
+  // The fixed-size preset is the sized one with n = N.
+  const auto sized = claw::presets::coppeliasim_joint<double, 1>(1, joint);
+  CHECK(settings.kp == sized.kp);
+  CHECK(settings.velocity_limit == sized.velocity_limit);
+  CHECK(settings.dt == sized.dt);
   REQUIRE(servo.configure(settings) == Status::Ok);
   V1 velocity(0.0), force(0.0);
   REQUIRE(servo.update(V1(0.001), velocity, force) == Status::Ok);

@@ -71,7 +71,7 @@ TEST_CASE("MuJoCo plugin preset reproduces mujoco.pid step by step", "[conforman
     REQUIRE(pid.configure(claw::presets::mujoco_plugin<double, 1>(1, p)) == Status::Ok);
     Pid1 unlimited;  // the same law without forcerange gives force_raw
     auto raw_settings = claw::presets::mujoco_plugin<double, 1>(1, p);
-    raw_settings.limits.kind = claw::EffortLimitKind::None;
+    raw_settings.limits = claw::EffortLimits<double, 1>::none();
     REQUIRE(unlimited.configure(raw_settings) == Status::Ok);
 
     for (std::size_t k = 0; k < c["steps"].size(); ++k) {
@@ -135,7 +135,7 @@ TEST_CASE("MuJoCo native preset reproduces <pid> step by step", "[conformance][p
     REQUIRE(pid.configure(claw::presets::mujoco_native<double, 1>(1, p)) == Status::Ok);
     Pid1 unlimited;
     auto raw_settings = claw::presets::mujoco_native<double, 1>(1, p);
-    raw_settings.limits.kind = claw::EffortLimitKind::None;
+    raw_settings.limits = claw::EffortLimits<double, 1>::none();
     REQUIRE(unlimited.configure(raw_settings) == Status::Ok);
 
     for (std::size_t k = 0; k < c["steps"].size(); ++k) {
@@ -171,10 +171,14 @@ TEST_CASE("CoppeliaSim preset reproduces the default joint callback", "[conforma
   for (const auto& c : cases) {
     INFO(claw_test::case_label("velocity_pid.json", c));
     claw::VelocityServo<double, 1> servo;
-    REQUIRE(servo.configure(claw::presets::coppeliasim_joint<double, 1>(
-                1, claw_test::to_double(c["kp"]), claw_test::to_double(c["ki"]),
-                claw_test::to_double(c["kd"]), claw_test::to_double(c["vel_upper_limit"]),
-                claw_test::to_double(c["max_force"]), claw_test::to_double(c["dt"]))) == Status::Ok);
+    claw::presets::CoppeliaSimJoint<double> joint;
+    joint.kp = claw_test::to_double(c["kp"]);
+    joint.ki = claw_test::to_double(c["ki"]);
+    joint.kd = claw_test::to_double(c["kd"]);
+    joint.velocity_limit = claw_test::to_double(c["vel_upper_limit"]);
+    joint.max_force = claw_test::to_double(c["max_force"]);
+    joint.dt = claw_test::to_double(c["dt"]);
+    REQUIRE(servo.configure(claw::presets::coppeliasim_joint<double, 1>(joint)) == Status::Ok);
     const auto& errors = c["error"];
     REQUIRE(errors.size() == c["expected_velocity"].size());
     for (std::size_t k = 0; k < errors.size(); ++k) {

@@ -210,6 +210,14 @@ TEST_CASE("stress: PID with random settings keeps its effort limits, clamps and 
     s.anti_windup = static_cast<claw::AntiWindup>(rng.integer(0, 5));
     s.proportional_on_measurement = rng.chance(0.2);
     s.limits.kind = static_cast<claw::EffortLimitKind>(rng.integer(0, 2));
+    // A kind reads only its own fields; the others must stay unset (infinite).
+    if (s.limits.kind != claw::EffortLimitKind::Bounds) {
+      s.limits.lower.setConstant(-kInf);
+      s.limits.upper.setConstant(kInf);
+    }
+    if (s.limits.kind != claw::EffortLimitKind::DcMotor)
+      for (Vec* field : {&s.limits.stall_effort, &s.limits.peak_effort, &s.limits.no_load_speed})
+        field->setConstant(kInf);
     s.slew_start = static_cast<claw::SlewStart>(rng.integer(0, 2));
     s.dt = std::pow(10.0, rng.uniform(-4, -2));
     // Back-calculation's explicit update I += h (u_sat - u) / Tt diverges (to NumericalOverflow)

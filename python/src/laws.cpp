@@ -419,8 +419,9 @@ void bind_laws(py::module_& m) {
           [](Eigen::Index n, double kp, double ki, double kd, double velocity_limit,
              double max_force, double dt) {
             auto servo = std::make_unique<VelocityServo>(n);
-            require_ok(servo->configure(claw::presets::coppeliasim_joint<double>(
-                           n, kp, ki, kd, velocity_limit, max_force, dt)),
+            const claw::presets::CoppeliaSimJoint<double> joint{kp, ki, kd, velocity_limit,
+                                                                max_force, dt};
+            require_ok(servo->configure(claw::presets::coppeliasim_joint<double>(n, joint)),
                        "VelocityServo.coppeliasim");
             return servo;
           },

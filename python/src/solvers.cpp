@@ -52,6 +52,7 @@ const Field<FliqcSettings> kFliqcFields[] = {
     CLAW_PYTHON_VALUE(FliqcSettings, enable_lambda_constraint_in_x),
     CLAW_PYTHON_VALUE(FliqcSettings, enable_esc_vel_constraint),
     CLAW_PYTHON_VALUE(FliqcSettings, enable_nullspace_projector_in_A),
+    CLAW_PYTHON_VALUE(FliqcSettings, exempt_blocked_rows_from_projector),
     CLAW_PYTHON_VALUE(FliqcSettings, dt),
     CLAW_PYTHON_VALUE(FliqcSettings, eps),
     CLAW_PYTHON_VALUE(FliqcSettings, active_threshold),
@@ -245,7 +246,15 @@ void bind_solvers(py::module_& m) {
                              "Distances that entered the last cycle.")
       .def_property_readonly("fallback_applied",
                              [](const Fliqc& s) { return s.result().fallback_applied; },
-                             "True when the last qdot is the fallback's.");
+                             "True when the last qdot is the fallback's.")
+      .def_property_readonly("velocity_scaled",
+                             [](const Fliqc& s) { return s.result().velocity_scaled; },
+                             "True when no distance was active and the guide was scaled into the\n"
+                             "velocity bounds.")
+      .def_property_readonly(
+          "projector_blocked_count",
+          [](const Fliqc& s) { return s.result().projector_blocked_count; },
+          "Active distances of the last cycle whose reaction the null-space projector removes.");
 }
 
 }  // namespace claw_python

@@ -57,6 +57,31 @@ def test_fliqc_instances_give_the_global_optimum_or_infeasible():
                 assert fliqc.fallback_applied and np.all(qdot == 0.0), label
 
 
+def test_fliqc_scales_an_inactive_guide_into_the_bounds_and_reports_blocked_rows():
+    guide = np.array([0.3, -0.2, 0.1, 0.4])
+    jacobian = np.zeros((6, 4))
+    jacobian[:3, :3] = np.eye(3)  # the hand is q[0:3]
+    on_hand = np.array([[0.0, 0.0, 1.0, 0.0]])  # a distance measured on the hand itself
+    fliqc = claw.FliqcFilter(4, q_dot_max=0.2)
+    qdot, _, status, _ = fliqc.filter(guide, jacobian, np.array([1.0]), on_hand)
+    assert status == S.Ok and fliqc.velocity_scaled
+    np.testing.assert_array_equal(qdot, 0.5 * guide)  # min(1, 0.2 / 0.4) guide
+    assert fliqc.projector_blocked_count == 0
+    fliqc.filter(guide, jacobian, np.array([0.03]), on_hand)
+    assert fliqc.projector_blocked_count == 1
+    assert fliqc.configure(q_dot_max=0.2, exempt_blocked_rows_from_projector=True) == S.Ok
+    qdot, _, status, _ = fliqc.filter(np.array([0.0, 0.0, -0.1, 0.0]), jacobian, np.array([0.0]),
+                                      on_hand)
+    # psi + dt qdot_z >= eps: qdot_z = (0.02 - 0) / 0.02 = 1, clipped to q_dot_max: infeasible
+    # at 0.2, so the cycle stops; with the bound at 2 the hand is pushed away at exactly 1.
+    assert status == S.Infeasible and not qdot.any()
+    assert fliqc.configure(q_dot_max=2.0, exempt_blocked_rows_from_projector=True) == S.Ok
+    qdot, _, status, _ = fliqc.filter(np.array([0.0, 0.0, -0.1, 0.0]), jacobian, np.array([0.0]),
+                                      on_hand)
+    assert status == S.Ok
+    assert qdot[2] == pytest.approx(1.0, abs=1e-9)
+
+
 def test_qp_solver_box_and_equality():
     qp = claw.QpSolver(2, 1)
     Q, g = np.eye(2), np.array([-1.0, -1.0])

@@ -143,7 +143,7 @@ void free_functions_allocate_nothing() {
   limits.stall_effort.setConstant(S(12));
   limits.peak_effort.setConstant(S(8));
   limits.no_load_speed.setConstant(S(6));
-  Status st[4];
+  Status st[5];
   const std::size_t calls = heap_calls_during([&] {
     st[0] = claw::pd_adapter(q, claw::PdActionOrder::Position, state, lower, upper, false, deadband,
                              S(0.04), target);
@@ -151,7 +151,7 @@ void free_functions_allocate_nothing() {
                              S(0.04), target);
     st[2] = claw::pd_controller(q, v, state, lower, upper, kp, kd, limit, S(1e-3), out);
     st[3] = claw::pd_effort(q, v, q * S(2), v, kp, kd, claw::PdForm::Parallel, limits, out);
-    claw::clamp_effort(limits, out, v);
+    st[4] = claw::clamp_effort(limits, out, v);
   });
   expect_no_heap(test, calls, st);
 }
@@ -195,8 +195,8 @@ void pid_family_allocates_nothing(const char* kind) {
       slew.configure(Vec::Constant(7, S(0.5)), claw::SlewStart::FromMeasurement) == Status::Ok,
       "configure slew");
   claw::VelocityServo<S, N, MaxN> servo(7);
-  test.check(servo.configure(claw::presets::coppeliasim_joint<S, N, MaxN>(
-                 7, S(0.1), S(0.01), S(0.001), S(3), S(50), S(0.005))) == Status::Ok,
+  const claw::presets::CoppeliaSimJoint<S> joint{S(0.1), S(0.01), S(0.001), S(3), S(50), S(0.005)};
+  test.check(servo.configure(claw::presets::coppeliasim_joint<S, N, MaxN>(7, joint)) == Status::Ok,
              "configure servo");
   const Vec q = Vec::Constant(7, S(0.2)), v = Vec::Constant(7, S(-0.1));
   const Vec target = Vec::Constant(7, S(0.5)), gain = Vec::Constant(7, S(150));

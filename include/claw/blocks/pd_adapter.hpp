@@ -77,7 +77,8 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 /// row of the state is never touched. `deadband` is a per-joint vector, or pass an empty vector
 /// (size 0) for none. Like gym_jiminy, a negative step_dt is used as given; PdAdapter refuses it.
 /// |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing touched) when step_dt,
-/// the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband.
+/// the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband;
+/// SizeMismatch unless state and bounds are 3xN and action, out (and a deadband) have N entries.
 /// NumericalOverflow when finite but huge inputs overflow a joint's output or state: that joint's
 /// out and state are held, the others are written.
 template <typename DAction, typename DState, typename DLower, typename DUpper, typename DDeadband,
@@ -91,11 +92,10 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
   auto& state = const_cast<Eigen::MatrixBase<DState>&>(command_state);
   auto& target = const_cast<Eigen::MatrixBase<DOut>&>(out);
   const Eigen::Index n = state.cols();
-  CLAW_ASSERT(state.rows() == 3 && lower.rows() == 3 && upper.rows() == 3 &&
-                  lower.cols() == n && upper.cols() == n,
-              "pd_adapter: state and bounds must be 3xN");
-  CLAW_ASSERT(action.size() == n && target.size() == n && (deadband.size() == 0 || deadband.size() == n),
-              "pd_adapter: vectors must have one entry per joint");
+  if (state.rows() != 3 || lower.rows() != 3 || upper.rows() != 3 || lower.cols() != n ||
+      upper.cols() != n || action.size() != n || target.size() != n ||
+      (deadband.size() != 0 && deadband.size() != n))
+    return Status::SizeMismatch;
   if (!std::isfinite(step_dt)) return Status::NonFiniteInput;
   if (std::fabs(step_dt) < Scalar(CLAW_MIN_TIME_STEP)) return Status::Ok;
   if (!all_finite(action) || !all_finite(state)) return Status::NonFiniteInput;
@@ -120,7 +120,7 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 /// controller's command state and bounds (see pd_adapter() for the law). In instantaneous mode it
 /// rewrites the controller's command state and outputs zero acceleration.
 /// Settings are validated (step_dt >= 1e-9 finite, deadband >= 0); update() refuses NaN/Inf input
-/// with NonFiniteInput and touches nothing; NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
+/// with NonFiniteInput and sizes other than size() (or size 0) with SizeMismatch, touching nothing; NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdAdapter {
  public:
@@ -159,8 +159,9 @@ class PdAdapter {
   template <typename DAction, typename DOut>
   Status update(const Eigen::MatrixBase<DAction>& action, Controller& controller,
                 const Eigen::MatrixBase<DOut>& out) const noexcept {
-    CLAW_ASSERT(action.size() == size() && out.size() == size() && controller.size() == size(),
-                "PdAdapter::update: sizes must agree");
+    if (size() == 0 || action.size() != size() || out.size() != size() ||
+        controller.size() != size())
+      return Status::SizeMismatch;
     if (!all_finite(action)) return Status::NonFiniteInput;
     auto& target = const_cast<Eigen::MatrixBase<DOut>&>(out);
     // Written below through state(kPosition, j) and state(kVelocity, j) (Scalar& parameters).

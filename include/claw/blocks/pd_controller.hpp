@@ -187,6 +187,7 @@ inline Status validate_pd_parameters(const Eigen::MatrixBase<DKp>& kp,
 /// q, v: measured positions [rad or m] and velocities; kp [effort/pos], kd [s], effort_limit >= 0.
 /// |control_dt| < 1e-9 integrates nothing and still computes the effort (gym_jiminy's reset path).
 /// Returns, touching neither state nor out unless said:
+///  - SizeMismatch when a vector's size is not the state's column count (every build);
 ///  - the integrate_zoh statuses (NegativeTimeStep, NonFiniteInput, InvalidBounds);
 ///  - NonFiniteInput when q or v holds NaN/Inf; InvalidParameter for bad gains or limits;
 ///  - NumericalOverflow: finite but huge inputs made some joint's integrated state non-finite
@@ -204,9 +205,9 @@ Status pd_controller(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>
   auto& state = const_cast<Eigen::MatrixBase<DState>&>(command_state);
   auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
   const Eigen::Index n = state.cols();
-  CLAW_ASSERT(q.size() == n && v.size() == n && kp.size() == n && kd.size() == n &&
-                  effort_limit.size() == n && effort.size() == n,
-              "pd_controller: every vector must have one entry per joint");
+  if (q.size() != n || v.size() != n || kp.size() != n || kd.size() != n ||
+      effort_limit.size() != n || effort.size() != n)
+    return Status::SizeMismatch;
   if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
   const Status parameter_status = detail::validate_pd_parameters(kp, kd, effort_limit);
   if (parameter_status != Status::Ok) return parameter_status;
@@ -349,7 +350,8 @@ Status encoder_to_motor_map(const Eigen::MatrixBase<DIndex>& encoder_motor_index
 ///   tau = kp ((p* - q) + kd (v* - v));  tau <- clip(tau, -effort_limit, effort_limit).
 /// kd is a time constant [s] (parallel derivative gain kp kd), as in gym_jiminy.
 /// Template sizes follow core/types.hpp (fixed N, bounded MaxN, dynamic); a batch of robots is
-/// one long vector. Hot calls (update, reset, setters) allocate nothing and are noexcept.
+/// one long vector. Hot calls (update, reset, setters) allocate nothing and are noexcept; they
+/// return SizeMismatch, touching nothing, for vectors whose size is not size() or a block of size 0.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdController {
  public:
@@ -361,13 +363,15 @@ class PdController {
 
   /// Settings of the block. Valid when: bounds pass validate_state_bounds(mode); kp >= 0 and
   /// kd >= 0 finite; effort_limit >= 0 (may be +inf); control_dt >= CLAW_MIN_TIME_STEP finite.
-  /// Defaults (fixed sizes; dynamic ones start empty): unbounded state, zero gains and limits.
+  /// Defaults (fixed sizes; dynamic ones start empty): unbounded state, zero gains, no effort
+  /// limit (+inf).
   struct Settings {
     BoundsType bounds = {StateType::Constant(3, kDefaultSize, -infinity<Scalar>()),
                          StateType::Constant(3, kDefaultSize, infinity<Scalar>())};
     VectorType kp = VectorType::Zero(kDefaultSize);            ///< position gain [effort/pos]
     VectorType kd = VectorType::Zero(kDefaultSize);            ///< derivative time constant [s]
-    VectorType effort_limit = VectorType::Zero(kDefaultSize);  ///< |tau| limit [effort]
+    VectorType effort_limit =  ///< |tau| limit [effort], +inf: none
+        VectorType::Constant(kDefaultSize, infinity<Scalar>());
     Scalar control_dt = Scalar(0.001);  ///< control period h [s]
     ZohMode mode = ZohMode::JiminyCompatible;
   };
@@ -376,7 +380,7 @@ class PdController {
   PdController() : PdController(N_ == Dynamic ? 0 : N_) {}
 
   /// A block for n joints (allocates here for dynamic sizes, never afterwards). Until configure()
-  /// succeeds the gains and state are zero, the bounds infinite and the limits zero.
+  /// succeeds the gains and state are zero, the bounds and effort limits infinite.
   explicit PdController(Eigen::Index n) {
     CLAW_ASSERT(N_ == Dynamic || n == N_, "PdController: size differs from the fixed size");
     CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "PdController: size above MaxN");
@@ -384,7 +388,7 @@ class PdController {
     settings_.bounds.upper.setConstant(3, n, infinity<Scalar>());
     settings_.kp.setZero(n);
     settings_.kd.setZero(n);
-    settings_.effort_limit.setZero(n);
+    settings_.effort_limit.setConstant(n, infinity<Scalar>());
     state_.setZero(3, n);
     fast_inverse_.resize(n);
     refresh_fast_inverse();
@@ -444,8 +448,8 @@ class PdController {
   template <typename DQ, typename DV, typename DOut>
   Status reset(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                const Eigen::MatrixBase<DOut>& out) noexcept {
-    CLAW_ASSERT(q.size() == size() && v.size() == size() && out.size() == size(),
-                "PdController::reset: vectors must have one entry per joint");
+    if (size() == 0 || q.size() != size() || v.size() != size() || out.size() != size())
+      return Status::SizeMismatch;
     if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
     const auto& lo = settings_.bounds.lower;
     const auto& hi = settings_.bounds.upper;
@@ -469,9 +473,9 @@ class PdController {
   Status update(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                 const Eigen::MatrixBase<DA>& target_acceleration,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    CLAW_ASSERT(q.size() == size() && v.size() == size() && target_acceleration.size() == size() &&
-                    out.size() == size(),
-                "PdController::update: vectors must have one entry per joint");
+    if (size() == 0 || q.size() != size() || v.size() != size() ||
+        target_acceleration.size() != size() || out.size() != size())
+      return Status::SizeMismatch;
     if (!detail::vectors_all_finite(q, v, target_acceleration)) return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     const Scalar dt = settings_.control_dt;
@@ -543,8 +547,8 @@ class PdController {
   template <typename DQ, typename DV, typename DOut>
   Status compute_effort(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                         const Eigen::MatrixBase<DOut>& out) const noexcept {
-    CLAW_ASSERT(q.size() == size() && v.size() == size() && out.size() == size(),
-                "PdController::compute_effort: vectors must have one entry per joint");
+    if (size() == 0 || q.size() != size() || v.size() != size() || out.size() != size())
+      return Status::SizeMismatch;
     if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     Status status = Status::Ok;

@@ -6,6 +6,21 @@
 
 #include "claw/core/config.hpp"
 
+/// 1 when the default handler prints the failed assertion (expression, message, file, line) to
+/// stderr before std::abort(): on operating systems; 0 on bare metal, where stdio may not exist
+/// and set_assert_handler() is the hook. Define it to override.
+#ifndef CLAW_ASSERT_PRINTS
+#if defined(__linux__) || defined(__APPLE__) || defined(_WIN32) || defined(__unix__)
+#define CLAW_ASSERT_PRINTS 1
+#else
+#define CLAW_ASSERT_PRINTS 0
+#endif
+#endif
+
+#if CLAW_ASSERT_PRINTS
+#include <cstdio>
+#endif
+
 namespace claw {
 
 /// Signature of the function called when a CLAW_ASSERT fails: the failed expression, a message,
@@ -20,8 +35,8 @@ inline AssertHandler& assert_handler_slot() noexcept {
 }
 }  // namespace detail
 
-/// Installs the handler called on a failed CLAW_ASSERT; nullptr restores the default (std::abort).
-/// Returns the previous handler.
+/// Installs the handler called on a failed CLAW_ASSERT; nullptr restores the default (print where
+/// CLAW_ASSERT_PRINTS, then std::abort). Returns the previous handler.
 inline AssertHandler set_assert_handler(AssertHandler handler) noexcept {
   AssertHandler previous = detail::assert_handler_slot();
   detail::assert_handler_slot() = handler;
@@ -32,6 +47,9 @@ namespace detail {
 [[noreturn]] inline void assertion_failed(const char* expression, const char* message,
                                           const char* file, int line) noexcept {
   if (AssertHandler handler = assert_handler_slot()) handler(expression, message, file, line);
+#if CLAW_ASSERT_PRINTS
+  std::fprintf(stderr, "%s:%d: claw assertion failed: %s (%s)\n", file, line, expression, message);
+#endif
   std::abort();
 }
 }  // namespace detail

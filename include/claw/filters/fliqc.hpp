@@ -44,6 +44,12 @@ struct FliqcSettings {
   /// P_null = I - pinv(J_pos) J_pos (J_pos: the first 3 rows of J) multiplies the lambda terms;
   /// false: P_null = I.
   bool enable_nullspace_projector_in_A = true;
+  /// A distance measured on the point whose Jacobian J is has P_i^inv in the row space of J_pos,
+  /// so P_null removes its whole reaction: P_i P_null P_i^inv <= sqrt(machine eps) P_i P_i^inv.
+  /// Such a row is reported (FliqcResult::projector_blocked); true: its lambda_i acts through
+  /// P_i^inv unprojected, so the filter can push that point away (the original's formulation
+  /// otherwise, which cannot and answers Infeasible while the guide approaches).
+  bool exempt_blocked_rows_from_projector = false;
   Scalar dt = Scalar(0.02);                ///< prediction horizon [s], > 0
   Scalar eps = Scalar(0.02);               ///< safety margin [m], finite
   Scalar active_threshold = Scalar(0.05);  ///< only distances psi_i <= this enter
@@ -67,8 +73,10 @@ struct FliqcSettings {
 };
 
 /// What FliqcFilter::filter returns (a reference to the filter's own result).
-///  - qdot: the command to apply. Status Ok: the filtered velocity (or qdot_guide when no distance is
-///    active: `solved` false). Any other status: the fallback's velocity (never NaN).
+///  - qdot: the command to apply; |qdot_j| <= the joint's velocity bound on every path. Status Ok:
+///    the filtered velocity, or, when no distance is active (`solved` false), qdot_guide scaled by
+///    min(1, min_j q_dot_max_j / |qdot_guide_j|) (same direction; `velocity_scaled` says whether
+///    it was scaled). Any other status: the fallback's velocity (never NaN).
 ///  - status: Ok; Infeasible (no velocity satisfies the complementarity and the bounds: certified);
 ///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch, InvalidProblem
 ///    (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
@@ -86,6 +94,11 @@ struct FliqcResult {
   bool solved = false;            ///< the LCQP was solved this cycle (false: none active or refused)
   bool certified_global = false;  ///< the LCQP answer (Ok or Infeasible) is proved
   bool fallback_applied = false;  ///< qdot is the fallback's
+  bool velocity_scaled = false;   ///< no distance active and qdot_guide scaled into the bounds
+  /// Per active distance: 1 when the null-space projector removes its reaction (see
+  /// FliqcSettings::exempt_blocked_rows_from_projector), else 0; projector_blocked_count of them.
+  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> projector_blocked;
+  int projector_blocked_count = 0;
   LcqpPath path = LcqpPath::None;
   LcqpResiduals<Scalar> residuals;
   int qp_solves = 0;
@@ -138,7 +151,8 @@ class FliqcFilter {
 
   /// N fixed: ready with default settings. N Dynamic: call set_num_joints() first.
   FliqcFilter() {
-    if constexpr (N_ != Dynamic) set_num_joints(N_);
+    // N fixed: N in 1..MaxN (static_asserts above), so this returns Ok.
+    if constexpr (N_ != Dynamic) static_cast<void>(set_num_joints(N_));
   }
 
   /// Number of joints n (N Dynamic: 1..MaxN; N fixed: must be N). Resets the velocity limits to the
@@ -204,7 +218,7 @@ class FliqcFilter {
   /// P_i^inv = P_i' / |P_i|^2. qdot_guide: n; jacobian: >= 3 x n (rows 0-2 translational);
   /// psi: m; p: m x n (row i = P_i).
   template <typename DG, typename DJ, typename DPsi, typename DP>
-  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
                        const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p) noexcept {
     mass_.setIdentity(n_, n_);
     return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
@@ -212,7 +226,7 @@ class FliqcFilter {
 
   /// One cycle with the mass matrix M (n x n, symmetric positive definite) and default P_i^inv.
   template <typename DG, typename DM, typename DJ, typename DPsi, typename DP>
-  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
                        const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
                        const Eigen::MatrixBase<DP>& p) noexcept {
     if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
@@ -221,7 +235,7 @@ class FliqcFilter {
 
   /// One cycle with M and explicit P_i^inv (m x n, row i = (P_i^inv)').
   template <typename DG, typename DM, typename DJ, typename DPsi, typename DP, typename DPinv>
-  const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
                        const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
                        const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<DPinv>& p_inv) noexcept {
     if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
@@ -262,8 +276,35 @@ class FliqcFilter {
     result_.qdot.setZero(n_);  // Stop: inputs are not trusted
     result_.fallback_applied = true;
     result_.predicted_violation = infinity<Scalar>();
+    result_.velocity_scaled = false;
+    result_.projector_blocked.resize(0);
+    result_.projector_blocked_count = 0;
     previous_count_ = 0;
     return result_;
+  }
+
+  /// result_.qdot = qdot_guide s with s = min(1, min_j limit_j / |qdot_guide_j|): the largest
+  /// multiple of the guide, at most itself, inside the joint-velocity box.
+  template <typename DG>
+  void scale_guide_into_bounds(const Eigen::MatrixBase<DG>& qdot_guide) noexcept {
+    Scalar s = Scalar(1);
+    for (Index j = 0; j < n_; ++j) {
+      const Scalar magnitude = std::fabs(qdot_guide.coeff(j));
+      const Scalar ratio = vel_limit_.coeff(j) / magnitude;  // +inf when the joint is unbounded
+      if (magnitude > vel_limit_.coeff(j) && ratio < s) s = ratio;
+    }
+    result_.velocity_scaled = s < Scalar(1);
+    result_.qdot = qdot_guide;
+    if (!result_.velocity_scaled) return;
+    result_.qdot *= s;
+    // s rounds: the product may exceed a bound by an ulp, which the clip removes.
+    clip_into_velocity_bounds();
+  }
+
+  void clip_into_velocity_bounds() noexcept {
+    for (Index j = 0; j < n_; ++j)
+      result_.qdot.coeffRef(j) =
+          clip(result_.qdot.coeff(j), -vel_limit_.coeff(j), vel_limit_.coeff(j));
   }
 
   template <typename DG, typename DJ, typename DPsi, typename DP, typename DPinv>
@@ -290,18 +331,21 @@ class FliqcFilter {
       if (psi.coeff(i) <= settings_.active_threshold) result_.active_rows.coeffRef(k++) = static_cast<int>(i);
     result_.active_count = static_cast<int>(m);
     result_.fallback_applied = false;
+    result_.velocity_scaled = false;
     result_.residuals = LcqpResiduals<Scalar>{};
     result_.qp_solves = 0;
     result_.lemke_pivots = 0;
     if (m == 0) {
-      // Nothing active: the guide, unsolved (the original's behaviour).
+      // Nothing active: the guide (the original's behaviour), scaled into the velocity bounds.
       result_.status = Status::Ok;
       result_.solved = false;
       result_.certified_global = false;
       result_.path = LcqpPath::None;
-      result_.qdot = qdot_guide;
+      scale_guide_into_bounds(qdot_guide);
       result_.lambda.resize(0);
       result_.active_set.resize(0);
+      result_.projector_blocked.resize(0);
+      result_.projector_blocked_count = 0;
       result_.predicted_violation = -infinity<Scalar>();
       previous_count_ = 0;
       return result_;
@@ -338,6 +382,8 @@ class FliqcFilter {
     result_.active_set.resize(m);
     if (r.status == Status::Ok) {
       result_.qdot = r.x.head(n);
+      // The solver holds the bounds within its tolerance; the command holds them exactly.
+      clip_into_velocity_bounds();
       result_.lambda = r.x.segment(n, m);
       result_.active_set = r.active;
       previous_count_ = m;
@@ -421,8 +467,13 @@ class FliqcFilter {
       const Scalar factor = settings_.velocity_error_as_original ? Scalar(-2) : Scalar(-1);
       problem_.g.head(n).noalias() = factor * (problem_.Q.topLeftCorner(n, n) * qdot_guide);
     }
-    // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide.
+    // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide. A row whose own rate
+    // keeps at most sqrt(eps) of its reaction through P_null is blocked (reported; exempted from
+    // P_null when the settings say so).
     problem_.A.leftCols(n).setIdentity();
+    result_.projector_blocked.setZero(m);
+    result_.projector_blocked_count = 0;
+    const Scalar blocked_ratio = std::sqrt(std::numeric_limits<Scalar>::epsilon());
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       if (p_inv != nullptr) {
@@ -430,7 +481,16 @@ class FliqcFilter {
       } else {
         pinv_col_ = p.row(i).transpose() / p.row(i).squaredNorm();
       }
+      const Scalar reaction = p.row(i).dot(pinv_col_);
+      problem_.A.col(n + k) = -pinv_col_;
+      if (rank_ == 0) continue;
       project(pinv_col_);
+      const Scalar kept = p.row(i).dot(pinv_col_);
+      if (reaction != Scalar(0) && std::fabs(kept) <= blocked_ratio * std::fabs(reaction)) {
+        result_.projector_blocked.coeffRef(k) = 1;
+        ++result_.projector_blocked_count;
+        if (settings_.exempt_blocked_rows_from_projector) continue;
+      }
       problem_.A.col(n + k) = -pinv_col_;
     }
     problem_.lbA = qdot_guide;
@@ -505,8 +565,7 @@ class FliqcFilter {
     const auto& second = solver_.solve(problem_);
     if (second.status == Status::Ok && all_finite(second.x)) result_.qdot = second.x.head(n);
     // The QPs hold the bounds within their tolerance, which scales with |t|: clip exactly.
-    for (Index j = 0; j < n; ++j)
-      result_.qdot.coeffRef(j) = clip(result_.qdot.coeff(j), -vel_limit_.coeff(j), vel_limit_.coeff(j));
+    clip_into_velocity_bounds();
   }
 
   Settings settings_;

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "claw/core/assert.hpp"
 #include "claw/core/config.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
@@ -441,7 +440,8 @@ inline Status check_time_step(Scalar dt, bool& skip) noexcept {
 /// a non-finite (e.g. p + dt v past the largest float): those joints keep their state as it was,
 /// the others are integrated. A finite state never becomes non-finite.
 /// |dt| < CLAW_MIN_TIME_STEP (1e-9 s) returns Ok without touching the state.
-/// Allocation-free, noexcept. Sizes must agree (3 rows, same columns): checked by CLAW_ASSERT.
+/// SizeMismatch (nothing touched) unless state and bounds are 3xN with the same N; InvalidBounds
+/// also when a lower bound exceeds its upper bound, in either mode. Allocation-free, noexcept.
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
 Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
                      const Eigen::MatrixBase<DerivedLower>& lower,
@@ -450,10 +450,9 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
                      ZohMode mode = ZohMode::JiminyCompatible) noexcept {
   using Scalar = typename DerivedState::Scalar;
   auto& s = const_cast<Eigen::MatrixBase<DerivedState>&>(state);
-  CLAW_ASSERT(s.rows() == 3 && lower.rows() == 3 && upper.rows() == 3,
-              "integrate_zoh: state and bounds must have 3 rows");
-  CLAW_ASSERT(lower.cols() == s.cols() && upper.cols() == s.cols(),
-              "integrate_zoh: state and bounds must have the same number of joints");
+  if (s.rows() != 3 || lower.rows() != 3 || upper.rows() != 3 || lower.cols() != s.cols() ||
+      upper.cols() != s.cols())
+    return Status::SizeMismatch;
   bool skip = false;
   const Status dt_status = detail::check_time_step(dt, skip);
   if (dt_status != Status::Ok) return dt_status;
@@ -465,6 +464,8 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
   } else {
     if (!none_nan(lower) || !none_nan(upper)) return Status::InvalidBounds;
     for (Eigen::Index j = 0; j < s.cols(); ++j) {
+      for (Eigen::Index i = 0; i < 3; ++i)
+        if (lower.coeff(i, j) > upper.coeff(i, j)) return Status::InvalidBounds;
       const Scalar steps =
           detail::jiminy_horizon_ratio(s.coeff(kVelocity, j), upper.coeff(kAcceleration, j), dt);
       if (!std::isfinite(steps)) return Status::InvalidBounds;

@@ -25,6 +25,9 @@ enum class EffortLimitKind : std::uint8_t {
 /// and, where that overflows (extreme tmax/tsat or v/vlim), as the equal
 /// upper = clip(tsat - tsat v/vlim, -tmax, tmax) (lower likewise), which does not.
 /// The anti-windup of a PID sees the limited effort.
+/// A limit cannot be half set: the fields a kind does not read must stay infinite (the defaults),
+/// so `kind` left at None with finite bounds is refused (validate_effort_limits), never ignored.
+/// The factories none(), symmetric(), bounds() and dc_motor() state the intent in one call.
 template <typename Scalar, int N, int MaxN = N>
 struct EffortLimits {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
@@ -44,15 +47,64 @@ struct EffortLimits {
     peak_effort.setConstant(n, infinity<Scalar>());
     no_load_speed.setConstant(n, infinity<Scalar>());
   }
+
+  /// No limit on n joints (kind None, every field infinite).
+  static EffortLimits none(Eigen::Index n = kDefaultSize) {
+    EffortLimits limits;
+    limits.resize(n);
+    return limits;
+  }
+  /// |u| <= limit on each of n joints (kind Bounds; limit >= 0, +inf allowed).
+  static EffortLimits symmetric(Scalar limit, Eigen::Index n = kDefaultSize) {
+    return bounds(-limit, limit, n);
+  }
+  /// lower <= u <= upper on each of n joints (kind Bounds; lower <= upper, infinities allowed).
+  static EffortLimits bounds(Scalar lower, Scalar upper, Eigen::Index n = kDefaultSize) {
+    EffortLimits limits = none(n);
+    limits.kind = EffortLimitKind::Bounds;
+    limits.lower.setConstant(n, lower);
+    limits.upper.setConstant(n, upper);
+    return limits;
+  }
+  /// The DC-motor envelope above on each of n joints (kind DcMotor; tsat > 0 finite, tmax > 0,
+  /// vlim > 0; tmax and vlim may be +inf).
+  static EffortLimits dc_motor(Scalar stall, Scalar peak, Scalar no_load_speed_value,
+                               Eigen::Index n = kDefaultSize) {
+    EffortLimits limits = none(n);
+    limits.kind = EffortLimitKind::DcMotor;
+    limits.stall_effort.setConstant(n, stall);
+    limits.peak_effort.setConstant(n, peak);
+    limits.no_load_speed.setConstant(n, no_load_speed_value);
+    return limits;
+  }
 };
 
-/// Checks limits for n joints: sizes, no NaN, lower <= upper (Bounds); tsat, tmax, vlim > 0
-/// (DcMotor; tmax and vlim may be +inf).
+namespace detail {
+/// True when no coefficient of v is finite (every entry +-inf or NaN): a field the kind ignores.
+template <typename V>
+bool no_finite_entry(const V& v) noexcept {
+  for (Eigen::Index j = 0; j < v.size(); ++j)
+    if (std::isfinite(v.coeff(j))) return false;
+  return true;
+}
+}  // namespace detail
+
+/// Checks limits for n joints. Every kind: the fields it does not read hold no finite value
+/// (InvalidParameter: a limit set but not switched on, or set for another kind). Bounds: sizes,
+/// no NaN, lower <= upper. DcMotor: sizes, tsat > 0 finite, tmax > 0, vlim > 0 (tmax and vlim may
+/// be +inf).
 template <typename Scalar, int N, int MaxN>
 Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index n) noexcept {
-  if (limits.kind == EffortLimitKind::None) return Status::Ok;
+  const bool bounds_unset = detail::no_finite_entry(limits.lower) &&
+                            detail::no_finite_entry(limits.upper);
+  const bool motor_unset = detail::no_finite_entry(limits.stall_effort) &&
+                           detail::no_finite_entry(limits.peak_effort) &&
+                           detail::no_finite_entry(limits.no_load_speed);
+  if (limits.kind == EffortLimitKind::None)
+    return (bounds_unset && motor_unset) ? Status::Ok : Status::InvalidParameter;
   if (limits.kind == EffortLimitKind::Bounds) {
     if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
+    if (!motor_unset) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j)
       if (!(limits.lower.coeff(j) <= limits.upper.coeff(j))) return Status::InvalidParameter;
     return Status::Ok;
@@ -60,6 +112,7 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen
   if (limits.stall_effort.size() != n || limits.peak_effort.size() != n ||
       limits.no_load_speed.size() != n)
     return Status::SizeMismatch;
+  if (!bounds_unset) return Status::InvalidParameter;
   for (Eigen::Index j = 0; j < n; ++j) {
     const Scalar tsat = limits.stall_effort.coeff(j), tmax = limits.peak_effort.coeff(j);
     const Scalar vlim = limits.no_load_speed.coeff(j);
@@ -133,16 +186,24 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
 
 }  // namespace detail
 
-/// Clamps efforts u (in place) to the limits at the measured velocities v.
+/// Clamps efforts u (in place) to the limits at the measured velocities v, like the laws do:
+/// SizeMismatch when u and v differ in size, the limits' status when they are invalid for
+/// u.size() joints (validate_effort_limits), NonFiniteInput when u or v holds NaN/Inf; u is
+/// untouched unless the result is Ok.
 template <typename Scalar, int N, int MaxN, typename DU, typename DV>
-void clamp_effort(const EffortLimits<Scalar, N, MaxN>& limits, const Eigen::MatrixBase<DU>& u_inout,
-                  const Eigen::MatrixBase<DV>& v) noexcept {
+Status clamp_effort(const EffortLimits<Scalar, N, MaxN>& limits,
+                    const Eigen::MatrixBase<DU>& u_inout, const Eigen::MatrixBase<DV>& v) noexcept {
   auto& u = const_cast<Eigen::MatrixBase<DU>&>(u_inout);
+  if (v.size() != u.size()) return Status::SizeMismatch;
+  const Status limits_status = validate_effort_limits(limits, u.size());
+  if (limits_status != Status::Ok) return limits_status;
+  if (!all_finite(u) || !all_finite(v)) return Status::NonFiniteInput;
   for (Eigen::Index j = 0; j < u.size(); ++j) {
     Scalar lower, upper;
     detail::effort_interval(limits, j, v.coeff(j), lower, upper);
     u.coeffRef(j) = clip(u.coeff(j), lower, upper);
   }
+  return Status::Ok;
 }
 
 }  // namespace claw

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/effort_clamp.hpp"
@@ -19,8 +18,10 @@ enum class PdForm : std::uint8_t {
 };
 
 /// PD effort for N joints: u from `form`, then clipped to `limits` at the measured velocity v.
-/// kp, kd >= 0 finite. Returns NonFiniteInput (out untouched) for NaN/Inf inputs, InvalidParameter
-/// for bad gains, NumericalOverflow (that joint's out held) when huge inputs overflow.
+/// kp, kd >= 0 finite. Returns SizeMismatch when a vector's size differs from q's,
+/// NonFiniteInput for NaN/Inf inputs, InvalidParameter for bad gains or limits
+/// (validate_effort_limits), all with out untouched; NumericalOverflow (that joint's out held)
+/// when huge inputs overflow.
 template <typename DT, typename DTV, typename DQ, typename DV, typename DKp, typename DKd,
           typename Scalar, int N, int MaxN, typename DOut>
 Status pd_effort(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
@@ -29,15 +30,17 @@ Status pd_effort(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DT
                  const EffortLimits<Scalar, N, MaxN>& limits,
                  const Eigen::MatrixBase<DOut>& out) noexcept {
   const Eigen::Index n = q.size();
-  CLAW_ASSERT(target.size() == n && target_velocity.size() == n && v.size() == n &&
-                  kp.size() == n && kd.size() == n && out.size() == n,
-              "pd_effort: vectors must have one entry per joint");
+  if (target.size() != n || target_velocity.size() != n || v.size() != n || kp.size() != n ||
+      kd.size() != n || out.size() != n)
+    return Status::SizeMismatch;
   if (!all_finite(target) || !all_finite(target_velocity) || !all_finite(q) || !all_finite(v))
     return Status::NonFiniteInput;
   for (Eigen::Index j = 0; j < n; ++j)
     if (!std::isfinite(kp.coeff(j)) || !std::isfinite(kd.coeff(j)) || kp.coeff(j) < Scalar(0) ||
         kd.coeff(j) < Scalar(0))
       return Status::InvalidParameter;
+  const Status limits_status = validate_effort_limits(limits, n);
+  if (limits_status != Status::Ok) return limits_status;
   auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
   Status status = Status::Ok;
   for (Eigen::Index j = 0; j < n; ++j) {

@@ -219,7 +219,8 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
 ///         the anti-windup of PidSettings
 ///   u   = c + ff + kp e + I + kd d;   out = clip(u) to the effort limits at v.
 /// I is kept in effort units, so set_gains() is bumpless. Hot calls are noexcept and allocate
-/// nothing; NaN/Inf inputs return NonFiniteInput with state and outputs untouched.
+/// nothing; NaN/Inf inputs return NonFiniteInput and vectors whose size is not size() (or a PID
+/// of size 0) SizeMismatch, in every build, with state and outputs untouched.
 /// The common configuration (derivative on the velocity error, no slew, wrap, filter or input
 /// ranges, anti-windup None / IntegralClamp / ITermClamp, no DcMotor limits) runs a fast path that
 /// keeps no error, measurement or slew history: when configure() later turns on an option that
@@ -290,13 +291,12 @@ class Pid {
 
   /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
   /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
-  /// history. Nothing is touched on NonFiniteInput (NaN/Inf) nor on NumericalOverflow (finite
-  /// output and c whose difference overflows).
+  /// history. Nothing is touched on SizeMismatch (a size other than size()), NonFiniteInput
+  /// (NaN/Inf) nor on NumericalOverflow (finite output and c whose difference overflows).
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
                const Eigen::MatrixBase<DU>& output) noexcept {
-    CLAW_ASSERT(measurement.size() == size() && output.size() == size(),
-                "Pid::reset: sizes must agree");
+    if (measurement.size() != size() || output.size() != size()) return Status::SizeMismatch;
     if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
@@ -338,9 +338,10 @@ class Pid {
     integral_ = integral;
     return Status::Ok;
   }
-  /// Replaces joint j's integral term; NonFiniteInput on NaN/Inf.
+  /// Replaces joint j's integral term; SizeMismatch when j is outside 0..size()-1,
+  /// NonFiniteInput on NaN/Inf (nothing touched either way).
   Status set_integral_term(Eigen::Index j, Scalar value) noexcept {
-    CLAW_ASSERT(j >= 0 && j < size(), "Pid::set_integral_term: joint index out of range");
+    if (j < 0 || j >= size()) return Status::SizeMismatch;
     if (!std::isfinite(value)) return Status::NonFiniteInput;
     integral_.coeffRef(j) = value;
     return Status::Ok;
@@ -432,10 +433,11 @@ class Pid {
                      const Eigen::MatrixBase<DTV>& target_velocity,
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
-    CLAW_ASSERT(target.size() == size() && target_velocity.size() == size() &&
-                    feedforward.size() == size() && q.size() == size() && v.size() == size() &&
-                    out.size() == size(),
-                "Pid::update: vectors must have one entry per joint");
+    // Every build: a vector of another size, or a PID never given joints (size 0), is refused.
+    if (size() == 0 || target.size() != size() || target_velocity.size() != size() ||
+        feedforward.size() != size() || q.size() != size() || v.size() != size() ||
+        out.size() != size())
+      return Status::SizeMismatch;
     if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
     if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
       return Status::NonFiniteInput;

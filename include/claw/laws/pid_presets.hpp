@@ -200,18 +200,28 @@ PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolbo
   return s;
 }
 
-/// CoppeliaSim's default joint loop (PID_P, PID_I, PID_D, velUpperLimit, maxForce, dynStepSize).
+/// CoppeliaSim's joint properties that its default joint loop reads.
+template <typename Scalar>
+struct CoppeliaSimJoint {
+  Scalar kp = Scalar(0.1);                        ///< PID_P [1]
+  Scalar ki = 0;                                  ///< PID_I [1/s]
+  Scalar kd = 0;                                  ///< PID_D [s]
+  Scalar velocity_limit = infinity<Scalar>();     ///< velUpperLimit [pos/s]
+  Scalar max_force = infinity<Scalar>();          ///< maxForce [effort]
+  Scalar dt = Scalar(0.005);                      ///< dynStepSize [s]
+};
+
+/// CoppeliaSim's default joint loop with the joint's properties.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
-VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n, Scalar kp, Scalar ki,
-                                                         Scalar kd, Scalar velocity_limit,
-                                                         Scalar max_force, Scalar dt) {
+VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n,
+                                                         const CoppeliaSimJoint<Scalar>& p) {
   VelocityServoSettings<Scalar, N, MaxN> s;
-  s.kp.setConstant(n, kp);
-  s.ki.setConstant(n, ki);
-  s.kd.setConstant(n, kd);
-  s.velocity_limit.setConstant(n, velocity_limit);
-  s.max_effort.setConstant(n, max_force);
-  s.dt = dt;
+  s.kp.setConstant(n, p.kp);
+  s.ki.setConstant(n, p.ki);
+  s.kd.setConstant(n, p.kd);
+  s.velocity_limit.setConstant(n, p.velocity_limit);
+  s.max_effort.setConstant(n, p.max_force);
+  s.dt = p.dt;
   return s;
 }
 
@@ -245,6 +255,30 @@ PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p
   s.proportional_on_measurement = p.proportional_on_measurement;
   detail::set_bounds(s.limits, p.out_min, p.out_max);
   return s;
+}
+
+/// Fixed sizes take N from the type: preset<Scalar, N>(parameters) is preset<Scalar, N>(N,
+/// parameters), without repeating the size.
+#define CLAW_PRESET_FOR_FIXED_SIZE(name, Result, Parameters)                                    \
+  template <typename Scalar, int N, int MaxN = N>                                               \
+  Result<Scalar, N, MaxN> name(const Parameters<Scalar>& p) {                                   \
+    static_assert(N != Dynamic, #name ": give the joint count n for a dynamic size");          \
+    return name<Scalar, N, MaxN>(N, p);                                                        \
+  }
+CLAW_PRESET_FOR_FIXED_SIZE(mujoco_plugin, PidSettings, MujocoPluginPid)
+CLAW_PRESET_FOR_FIXED_SIZE(mujoco_native, PidSettings, MujocoNativePid)
+CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid, PidSettings, NewtonDrivePid)
+CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid_implicit, NewtonImplicitDrive, NewtonDrivePid)
+CLAW_PRESET_FOR_FIXED_SIZE(control_toolbox, PidSettings, ControlToolboxPid)
+CLAW_PRESET_FOR_FIXED_SIZE(coppeliasim_joint, VelocityServoSettings, CoppeliaSimJoint)
+CLAW_PRESET_FOR_FIXED_SIZE(arduino, PidSettings, ArduinoPid)
+#undef CLAW_PRESET_FOR_FIXED_SIZE
+
+/// Drake's preset for a fixed size N.
+template <typename Scalar, int N, int MaxN = N>
+PidSettings<Scalar, N, MaxN> drake(Scalar kp, Scalar ki, Scalar kd, Scalar dt) {
+  static_assert(N != Dynamic, "drake: give the joint count n for a dynamic size");
+  return drake<Scalar, N, MaxN>(N, kp, ki, kd, dt);
 }
 
 }  // namespace presets

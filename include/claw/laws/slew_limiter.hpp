@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 
@@ -69,12 +68,14 @@ class SlewLimiter {
   /// Next call is a "first step" again.
   void reset() noexcept { first_ = true; }
 
-  /// out = clip(target, s - S h, s + S h); s <- out. h [s] > 0.
+  /// out = clip(target, s - S h, s + S h); s <- out. h [s] > 0. SizeMismatch when a vector's
+  /// size is not size() or the limiter has no joints; nothing touched on any refusal.
   template <typename DT, typename DQ, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    CLAW_ASSERT(target.size() == size() && measured.size() == size() && out.size() == size(),
-                "SlewLimiter::update: sizes must agree");
+    if (size() == 0 || target.size() != size() || measured.size() != size() ||
+        out.size() != size())
+      return Status::SizeMismatch;
     if (!std::isfinite(h) || !all_finite(target) || !all_finite(measured))
       return Status::NonFiniteInput;
     if (!(h > Scalar(0))) return Status::InvalidParameter;

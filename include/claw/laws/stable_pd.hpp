@@ -5,7 +5,6 @@
 #include <cmath>
 #include <utility>
 
-#include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/effort_clamp.hpp"
@@ -66,15 +65,17 @@ class StablePd {
     return Status::Ok;
   }
 
-  /// Diagonal inverse mass a_j = 1 / m_j [1/(effort s^2/pos)], >= 0.
+  /// Diagonal inverse mass a_j = 1 / m_j [1/(effort s^2/pos)], >= 0. SizeMismatch (nothing
+  /// touched) when a vector's size is not size() or the law has no joints, in every build.
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DA,
             typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
                 const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DA>& inverse_mass,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    check_sizes(target, target_velocity, feedforward, q, v, out);
-    CLAW_ASSERT(inverse_mass.size() == size(), "StablePd::update: inverse mass size");
+    if (!sizes_agree(target, target_velocity, feedforward, q, v, out) ||
+        inverse_mass.size() != size())
+      return Status::SizeMismatch;
     if (!inputs_finite(target, target_velocity, feedforward, q, v) || !all_finite(inverse_mass))
       return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
@@ -96,9 +97,9 @@ class StablePd {
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DA>& inverse_mass,
                      const Eigen::MatrixBase<DOut>& out) noexcept {
-    check_sizes(target, target_velocity, feedforward, q, v, out);
-    CLAW_ASSERT(inverse_mass.rows() == size() && inverse_mass.cols() == size(),
-                "StablePd::update_full: inverse mass must be NxN");
+    if (!sizes_agree(target, target_velocity, feedforward, q, v, out) ||
+        inverse_mass.rows() != size() || inverse_mass.cols() != size())
+      return Status::SizeMismatch;
     if (!inputs_finite(target, target_velocity, feedforward, q, v) || !all_finite(inverse_mass))
       return Status::NonFiniteInput;
     fill_rhs(target, target_velocity, feedforward, q, v);
@@ -117,18 +118,12 @@ class StablePd {
 
  private:
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
-  void check_sizes(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& tv,
+  /// True when the law has joints and every vector has size() entries (checked in every build).
+  bool sizes_agree(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& tv,
                    const Eigen::MatrixBase<DFF>& ff, const Eigen::MatrixBase<DQ>& q,
                    const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) const noexcept {
-    CLAW_ASSERT(target.size() == size() && tv.size() == size() && ff.size() == size() &&
-                    q.size() == size() && v.size() == size() && out.size() == size(),
-                "StablePd: vectors must have one entry per joint");
-    static_cast<void>(target);  // used by CLAW_ASSERT only, which may be compiled out
-    static_cast<void>(tv);
-    static_cast<void>(ff);
-    static_cast<void>(q);
-    static_cast<void>(v);
-    static_cast<void>(out);
+    return size() > 0 && target.size() == size() && tv.size() == size() && ff.size() == size() &&
+           q.size() == size() && v.size() == size() && out.size() == size();
   }
 
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV>

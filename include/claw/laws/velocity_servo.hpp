@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/pid.hpp"
@@ -78,9 +77,9 @@ class VelocityServo {
   template <typename DE, typename DVel, typename DEff>
   Status update(const Eigen::MatrixBase<DE>& error, const Eigen::MatrixBase<DVel>& target_velocity,
                 const Eigen::MatrixBase<DEff>& effort_limit) noexcept {
-    CLAW_ASSERT(error.size() == size() && target_velocity.size() == size() &&
-                    effort_limit.size() == size(),
-                "VelocityServo::update: sizes must agree");
+    if (size() == 0 || error.size() != size() || target_velocity.size() != size() ||
+        effort_limit.size() != size())
+      return Status::SizeMismatch;
     auto& velocity = const_cast<Eigen::MatrixBase<DVel>&>(target_velocity);
     auto& limit = const_cast<Eigen::MatrixBase<DEff>&>(effort_limit);
     // The PID sees q* = e and q = 0, so its error is e; its output is ctrl.
@@ -113,7 +112,8 @@ class VelocityServo {
  private:
   void clear_integral_where_ki_is_zero() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j)
-      if (settings_.ki.coeff(j) == Scalar(0)) pid_.set_integral_term(j, Scalar(0));
+      if (settings_.ki.coeff(j) == Scalar(0))  // j in range and 0 finite: Ok
+        static_cast<void>(pid_.set_integral_term(j, Scalar(0)));
   }
 
   Pid<Scalar, N_, MaxN_> pid_;
