@@ -139,7 +139,10 @@ void BM_FliqcFilter_fliqc(benchmark::State& state) {
   samples.reserve(raws.size() * 4096);
   for (auto _ : state) {
     for (const auto& raw : raws) {
-      filter.configure(raw.settings);  // also resets the warm start
+      if (filter.configure(raw.settings) != claw::Status::Ok) {  // also resets the warm start
+        state.SkipWithError("settings refused");
+        return;
+      }
       const auto t0 = Clock::now();
       const auto& r = filter.filter(raw.guide, raw.jacobian, raw.psi, raw.p);
       benchmark::DoNotOptimize(r.qdot.data());

@@ -461,8 +461,9 @@ TEST_CASE("Lemke: solve() does not allocate, whatever the status", "[lcp]") {
     count += claw_test::allocations_during([&] { inf = solver.solve(q_neg, zero).status; });
     count += claw_test::allocations_during([&] { nan = solver.solve(q_nan, mat).status; });
     count += claw_test::allocations_during([&] { size = solver.solve(q.head(5), mat).status; });
-    solver.set_settings(capped);
+    const Status capped_status = solver.set_settings(capped);
     count += claw_test::allocations_during([&] { cap = solver.solve(q, mat).status; });
+    CHECK(capped_status == Status::Ok);
     CHECK(ok == Status::Ok);
     CHECK(inf == Status::Infeasible);
     CHECK(nan == Status::NonFiniteInput);

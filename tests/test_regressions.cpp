@@ -310,11 +310,11 @@ TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme rat
   Eigen::Matrix<float, 1, 1> u, v;
   u << 100.0f;
   v << 1.0f;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == -0.00490196096f);
   u << -100.0f;
   v << -1.0f;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == 0.00490196096f);
   // tsat v / vlim = 2.04e38 is a float, v / vlim = 3.4e47 is not: the envelope is [-2.04e38,
   // -2.04e38], not the saturated -3.4e38.
@@ -323,7 +323,7 @@ TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme rat
   limits.no_load_speed << 1e-9f;
   u << 0.0f;
   v << std::numeric_limits<float>::max();
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == Approx(-0.6 * double(std::numeric_limits<float>::max())).epsilon(1e-5));
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subno
   Eigen::Matrix<double, 1, 1> u, v;
   u << 1.0;
   v << kMax;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == Approx(-9.02430585039502522047e-08).epsilon(1e-14));
 }
 
@@ -353,7 +353,7 @@ TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in 
   Eigen::Matrix<double, 1, 1> u, v;
   u << 1.0;
   v << 0.5;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   const double w = (kDenormMin / 6.0992403979101885879e-320) * 0.5;
   CHECK(u(0) == Approx(-w).epsilon(1e-12));
 }
@@ -369,11 +369,11 @@ TEST_CASE("fuzz finding: DC-motor envelope past its edge speed is exactly -+tmax
   Eigen::Matrix<double, 1, 1> u, v;
   u << 0.0;
   v << kMax;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == -0.0015609979400320384869);
   u << 0.0;
   v << -kMax;
-  claw::clamp_effort(limits, u, v);
+  REQUIRE(claw::clamp_effort(limits, u, v) == Status::Ok);
   CHECK(u(0) == 0.0015609979400320384869);
 }
 

@@ -908,7 +908,7 @@ TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke'
   // The same LCQP through branch and bound agrees.
   auto settings = solver.settings();
   settings.use_monotone_path = false;
-  solver.set_settings(settings);
+  REQUIRE(solver.set_settings(settings) == Status::Ok);
   const auto& bnb = solver.solve(p);
   REQUIRE(bnb.status == Status::Ok);
   CHECK(bnb.objective == Approx(0.5 * x0 * x0).epsilon(1e-12));
@@ -1044,7 +1044,7 @@ TEST_CASE("QP regression: a row dependent on W only within dependence_tolerance 
   REQUIRE(qp.set_hessian(p.Q) == Status::Ok);
   Eigen::MatrixXd rows(6, 4);
   rows << p.L, p.R;
-  qp.set_constraints(rows);
+  REQUIRE(qp.set_constraints(rows) == Status::Ok);
   Eigen::VectorXd lo(6), hi(6);
   lo << p.lbL, p.lbR;
   hi << p.ubL, p.ubR;

@@ -94,7 +94,7 @@ void run_any(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   for (auto* v : {&p.lb, &p.ub}) claw_fuzz::fill_values(in, *v);
   for (auto* v : {&p.lbA, &p.ubA}) claw_fuzz::fill_values(in, *v);
   for (auto* v : {&p.lbL, &p.ubL, &p.lbR, &p.ubR}) claw_fuzz::fill_values(in, *v);
-  solver.solve(p);
+  static_cast<void>(solver.solve(p));  // check_result reads solver.result()
   check_result(p, solver);
 }
 
@@ -136,7 +136,7 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   auto settings = solver.settings();
   settings.max_pairs_for_branch_and_bound = in.boolean() ? 24 : 0;  // sometimes the homotopy
   settings.use_monotone_path = in.integer(0, 3) != 0;  // mostly on
-  solver.set_settings(settings);
+  CLAW_FUZZ_CHECK(solver.set_settings(settings) == Status::Ok, "valid settings refused");
   const auto& r = solver.solve(p);
   check_result(p, solver);
   if constexpr (sizeof(Scalar) == 8) {
@@ -166,7 +166,8 @@ void run(FuzzInput& in) {
   const int nc = in.integer(0, kMaxC);
   const int m = in.integer(0, std::min(kMaxP, n));
   Problem<Scalar> p(n, nc, m);
-  solver.set_settings(claw::LcqpSettings<Scalar>{});
+  CLAW_FUZZ_CHECK(solver.set_settings(claw::LcqpSettings<Scalar>{}) == Status::Ok,
+                  "default settings refused");
   if (in.boolean()) {
     run_any<Scalar>(in, solver, p);
   } else {

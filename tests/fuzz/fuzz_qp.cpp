@@ -252,8 +252,8 @@ void run(FuzzInput& in) {
   CLAW_FUZZ_CHECK(solver.set_hessian(p.q) == Status::Ok, "a positive definite Hessian refused");
   CLAW_FUZZ_CHECK(solver.set_constraints(p.a) == Status::Ok, "finite A refused");
   Solver cold(n, m);
-  cold.set_hessian(p.q);
-  cold.set_constraints(p.a);
+  CLAW_FUZZ_CHECK(cold.set_hessian(p.q) == Status::Ok, "finite Q refused");
+  CLAW_FUZZ_CHECK(cold.set_constraints(p.a) == Status::Ok, "finite A refused");
 
   auto random_bounds = [&]() {
     const Scalar inf = claw::infinity<Scalar>();

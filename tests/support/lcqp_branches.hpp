@@ -14,7 +14,7 @@ namespace claw_test {
 /// What the branch QPs of an LCQP say about it.
 template <typename Scalar>
 struct LcqpBranches {
-  bool hessian_accepted = false;                       ///< false: QpSolver refused Q (nothing else set)
+  bool hessian_accepted = false;  ///< false: QpSolver refused Q or the rows (nothing else set)
   Scalar best_objective = claw::infinity<Scalar>();    ///< smallest objective of a branch solved Ok
   /// a branch solved Ok with primal residual <= 1e-12 whose point is feasible up to rounding
   /// (16 eps (1 + ||x||_inf) along each unit normal, plus the row products' rounding), or that
@@ -75,10 +75,10 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
   LcqpBranches<Scalar> out;
   claw::QpSolver<Scalar, claw::Dynamic, claw::Dynamic, MaxN, kMaxRows> qp(n, nc + 2 * m);
   if (qp.set_hessian(p.Q) != claw::Status::Ok) return out;
-  out.hessian_accepted = true;
   Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, Eigen::RowMajor, kMaxRows, MaxN> rows(nc + 2 * m, n);
   rows << p.A, p.L, p.R;
-  qp.set_constraints(rows);
+  if (qp.set_constraints(rows) != claw::Status::Ok) return out;
+  out.hessian_accepted = true;
   claw::Vector<Scalar, claw::Dynamic, kMaxRows> lo(nc + 2 * m), hi(nc + 2 * m);
   for (long mask = 0; mask < (1L << m); ++mask) {
     lo << p.lbA, p.lbL, p.lbR;
@@ -123,7 +123,7 @@ LcqpBranches<Scalar> solve_lcqp_branches(const claw::LcqpProblem<Scalar, MaxN, M
         const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
         if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) out.clearly_feasible = true;
         // `branch` refers to the solver's result: a cold solve is deterministic, so this restores it.
-        qp.solve(p.g, p.lb, p.ub, lo, hi);
+        static_cast<void>(qp.solve(p.g, p.lb, p.ub, lo, hi));
         if (branch.status != claw::Status::Ok) continue;
       }
     }

@@ -6,8 +6,9 @@
 
 namespace claw {
 
-/// Result of a claw call. Hot-path calls return it instead of throwing.
-enum class Status : std::uint8_t {
+/// Result of a claw call. Hot-path calls return it instead of throwing; [[nodiscard]]: a caller
+/// that drops it gets a compiler warning (an error under -Werror).
+enum class [[nodiscard]] Status : std::uint8_t {
   Ok = 0,              ///< Done; outputs written.
   NegativeTimeStep,    ///< dt < 0: integration backward in time is refused; nothing touched.
   NonFiniteInput,      ///< An input holds NaN or Inf; nothing touched, last output held.

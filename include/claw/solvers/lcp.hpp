@@ -91,7 +91,7 @@ class LemkeSolver {
 
   /// Solves LCP(q, M). q: m entries, M: m x m with m <= capacity.
   template <typename DQ, typename DM>
-  const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DM>& m) noexcept {
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DM>& m) noexcept {
     const Index size = q.size();
     result_.pivots = 0;
     if (size > capacity_ || m.rows() != size || m.cols() != size) {

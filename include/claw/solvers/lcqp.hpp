@@ -338,14 +338,14 @@ class LcqpSolver {
   /// infinite lbL/lbR), InvalidBounds (a lower bound above its upper bound, a lower bound of +inf
   /// or an upper bound of -inf), InvalidProblem (Q + regularisation not positive definite when a
   /// QP is needed). m = 0 is allowed: a plain QP.
-  const Result& solve(const Problem& problem) noexcept { return solve_impl(problem, nullptr); }
+  [[nodiscard]] const Result& solve(const Problem& problem) noexcept { return solve_impl(problem, nullptr); }
 
   /// Solve with a guess of the active sides, one entry per pair as in LcqpResult::active (0: the
   /// L side is active, 1: the R side, 2: both), e.g. the previous result's. The monotone path tries
   /// the guess first and keeps it only when it verifies as a strictly complementary solution (a
   /// wrong guess costs one small linear solve); the other paths ignore it. Wrong size: ignored.
   template <typename DGuess>
-  const Result& solve(const Problem& problem, const Eigen::MatrixBase<DGuess>& guess) noexcept {
+  [[nodiscard]] const Result& solve(const Problem& problem, const Eigen::MatrixBase<DGuess>& guess) noexcept {
     if (guess.size() != problem.num_pairs()) return solve_impl(problem, nullptr);
     guess_.resize(guess.size());
     for (Index i = 0; i < guess.size(); ++i) guess_.coeffRef(i) = static_cast<std::int8_t>(guess.coeff(i));

@@ -361,7 +361,7 @@ class QpSolver {
   /// lb_i = +inf or ub_i = -inf (same for rows): InvalidBounds; no Hessian (or m > 0 and no A):
   /// InvalidProblem.
   template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
-  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
                       const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
                       const Eigen::MatrixBase<DUA>& uba) noexcept {
     return solve_impl(g, lb, ub, lba, uba, nullptr);
@@ -371,7 +371,7 @@ class QpSolver {
   /// solver's own result is fine). See the class comment for exactly what the warm start does.
   /// A guess of the wrong size: SizeMismatch.
   template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
-  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
                       const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
                       const Eigen::MatrixBase<DUA>& uba, const ActiveSet& guess) noexcept {
     return solve_impl(g, lb, ub, lba, uba, &guess);
@@ -379,7 +379,7 @@ class QpSolver {
 
   /// Bounds-only cold solve (m must be 0, else SizeMismatch).
   template <typename DG, typename DL, typename DU>
-  const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
                       const Eigen::MatrixBase<DU>& ub) noexcept {
     return solve_impl(g, lb, ub, lba_.head(0), uba_.head(0), nullptr);
   }
@@ -388,7 +388,7 @@ class QpSolver {
   /// the result's status.
   template <typename DQ, typename DG, typename DA, typename DL, typename DU, typename DLA,
             typename DUA>
-  const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
                       const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DL>& lb,
                       const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
                       const Eigen::MatrixBase<DUA>& uba) noexcept {
