@@ -3,6 +3,13 @@
 #include <claw/claw.hpp>
 #include <cstdio>
 
+// The value of __cplusplus for the standard the consumer asked for (-std=c++20: 202002L); the
+// flags a package adds must leave it at least that.
+#ifdef CLAW_CONSUMER_CPLUSPLUS
+static_assert(__cplusplus >= CLAW_CONSUMER_CPLUSPLUS,
+              "the package's flags lowered the C++ standard");
+#endif
+
 int main() {
   claw::PdController<double, 2> controller;
   claw::PdController<double, 2>::Settings settings = controller.settings();
