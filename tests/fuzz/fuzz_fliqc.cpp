@@ -88,7 +88,23 @@ void run(FuzzInput& in) {
                        (Scalar(1) + std::max(r.qdot.cwiseAbs().maxCoeff(), lambda_norm));
     if (r.status == Status::Ok && !r.solved) {
       CLAW_FUZZ_CHECK(r.active_count == 0, "unsolved Ok with active distances");
-      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(r.qdot, guide), "no active distance, but qdot != guide");
+      // The guide scaled by s = min(1, min_j q_dot_max / |guide_j|), then clipped (s rounds).
+      Scalar scale = Scalar(1);
+      for (int j = 0; j < n; ++j) {
+        const Scalar magnitude = std::fabs(guide(j));
+        const Scalar ratio = s.q_dot_max / magnitude;
+        if (magnitude > s.q_dot_max && ratio < scale) scale = ratio;
+      }
+      CLAW_FUZZ_CHECK(r.velocity_scaled == (scale < Scalar(1)), "velocity_scaled misreported");
+      if (!r.velocity_scaled) {
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(r.qdot, guide), "no active distance, but qdot != guide");
+        continue;
+      }
+      for (int j = 0; j < n; ++j) {
+        const Scalar expected = claw::clip(guide(j) * scale, -s.q_dot_max, s.q_dot_max);
+        CLAW_FUZZ_CHECK(claw_fuzz::same_scalar_bits(r.qdot(j), expected),
+                        "no active distance: qdot is not the scaled guide");
+      }
       continue;
     }
     if (r.status == Status::Ok) {

@@ -29,7 +29,8 @@ Status expected_status(const State<Scalar>& s, const State<Scalar>& lo, const St
   if (mode == ZohMode::Viable) return claw::validate_state_bounds(lo, hi, ZohMode::Viable);
   for (Eigen::Index j = 0; j < lo.cols(); ++j)
     for (int i = 0; i < 3; ++i)
-      if (std::isnan(lo(i, j)) || std::isnan(hi(i, j))) return Status::InvalidBounds;
+      if (std::isnan(lo(i, j)) || std::isnan(hi(i, j)) || lo(i, j) > hi(i, j))
+        return Status::InvalidBounds;
   for (Eigen::Index j = 0; j < s.cols(); ++j)
     if (!std::isfinite((std::fabs(s(1, j)) / hi(2, j)) / dt)) return Status::InvalidBounds;
   return Status::Ok;

@@ -180,10 +180,7 @@ void pid_family_allocates_nothing(const char* kind) {
   s.derivative_filter.setConstant(S(100));
   s.slew_rate.setConstant(S(3));
   s.wrap_period.setConstant(S(6.25));
-  s.limits.kind = claw::EffortLimitKind::DcMotor;
-  s.limits.stall_effort.setConstant(S(12));
-  s.limits.peak_effort.setConstant(S(8));
-  s.limits.no_load_speed.setConstant(S(6));
+  s.limits = claw::EffortLimits<S, N, MaxN>::dc_motor(S(12), S(8), S(6), 7);
   test.check(general.configure(s) == Status::Ok, "configure general");
   claw::StablePd<S, N, MaxN> stable(7);
   auto stable_settings = stable.settings();
