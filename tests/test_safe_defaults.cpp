@@ -8,6 +8,8 @@
 
 #include "claw/blocks/pd_adapter.hpp"
 #include "claw/blocks/pd_controller.hpp"
+#include "claw/core/time_step.hpp"
+#include "claw/filters/fliqc.hpp"
 #include "claw/integrators/zoh.hpp"
 #include "claw/laws/pd.hpp"
 #include "claw/laws/pid.hpp"
@@ -231,6 +233,90 @@ TEST_CASE("Free functions validate bounds and NaN like the classes", "[safe_defa
   for (const auto mode : {claw::ZohMode::JiminyCompatible, claw::ZohMode::Viable})
     CHECK(claw::integrate_zoh(state, lower, upper, 0.01, mode) == Status::InvalidBounds);
   CHECK(state.isZero());
+}
+
+TEST_CASE("Time steps follow one contract: in a call, and in settings", "[safe_defaults][time_step]") {
+  // A call's step: NaN/Inf -> NonFiniteInput, < 0 -> NegativeTimeStep (nothing touched either way),
+  // [0, 1e-9) -> Ok with nothing advanced, >= 1e-9 -> Ok and the step taken.
+  const double steps[] = {kNaN, kInf, -kInf, -1e-3, 0.0, 1e-12, 1e-3};
+  const auto expected = [](double dt) {
+    if (!std::isfinite(dt)) return Status::NonFiniteInput;
+    return dt < 0.0 ? Status::NegativeTimeStep : Status::Ok;
+  };
+  Eigen::Matrix<double, 3, 2> lower = Eigen::Matrix<double, 3, 2>::Constant(-10.0);
+  Eigen::Matrix<double, 3, 2> upper = Eigen::Matrix<double, 3, 2>::Constant(10.0);
+  Eigen::Matrix<double, 3, 2> start;
+  start << 0.0, 1.0,  //
+      0.5, -0.5,      //
+      2.0, 1.0;
+  for (const double dt : steps) {
+    INFO("dt " << dt);
+    const bool advances = std::isfinite(dt) && dt >= CLAW_MIN_TIME_STEP;
+    for (const auto mode : {claw::ZohMode::JiminyCompatible, claw::ZohMode::Viable}) {
+      auto state = start;
+      CHECK(claw::integrate_zoh(state, lower, upper, dt, mode) == expected(dt));
+      CHECK((state != start) == advances);
+    }
+    {
+      auto state = start;
+      V2 out(7.0, 8.0);
+      const Status status = claw::pd_controller(V2::Zero(), V2::Zero(), state, lower, upper,
+                                                V2(10.0, 10.0), V2::Zero(), V2(kInf, kInf), dt, out);
+      CHECK(status == expected(dt));
+      CHECK((state != start) == advances);
+      // The effort is computed whenever the call is accepted: kp (p* - q) from the (new) state.
+      if (status == Status::Ok) CHECK(out == 10.0 * state.row(claw::kPosition).transpose());
+      if (status != Status::Ok) CHECK(out == V2(7.0, 8.0));
+    }
+    {
+      claw::SlewLimiter<double, 2> slew;
+      REQUIRE(slew.configure(V2(1.0, 1.0), claw::SlewStart::FromMeasurement) == Status::Ok);
+      V2 out(7.0, 8.0);
+      CHECK(slew.update(V2(5.0, -5.0), V2::Zero(), dt, out) == expected(dt));
+      // One step of 1e-3 at 1 pos/s from the measurement 0.
+      CHECK(out == (advances ? V2(1e-3, -1e-3) : V2(7.0, 8.0)));
+      CHECK(slew.state() == (advances ? V2(1e-3, -1e-3) : V2::Zero()));
+    }
+  }
+  // pd_adapter, the gym_jiminy drop-in, is the one exception: a negative step_dt is used as given.
+  {
+    Eigen::Matrix<double, 3, 2> state = start;
+    V2 out(7.0, 8.0);
+    CHECK(claw::pd_adapter(V2(1.0, 1.0), claw::PdActionOrder::Velocity, state, lower, upper, false,
+                           Eigen::VectorXd(0), -0.04, out) == Status::Ok);
+    CHECK(out != V2(7.0, 8.0));
+  }
+
+  // A step in settings: finite and >= 1e-9, else InvalidParameter (the old settings kept).
+  const double settings_steps[] = {kNaN, kInf, -1e-3, 0.0, 1e-12, 1e-3};
+  for (const double dt : settings_steps) {
+    INFO("settings dt " << dt);
+    const Status want = claw::valid_time_step_setting(dt) ? Status::Ok : Status::InvalidParameter;
+    CHECK(claw::valid_time_step_setting(dt) == (dt == 1e-3));
+    claw::Pid<double, 2> pid;
+    auto pid_settings = pid.settings();
+    pid_settings.dt = dt;
+    CHECK(pid.configure(pid_settings) == want);
+    claw::StablePd<double, 2> spd;
+    auto spd_settings = spd.settings();
+    spd_settings.dt = dt;
+    CHECK(spd.configure(spd_settings) == want);
+    claw::VelocityServo<double, 2> servo;
+    auto servo_settings = servo.settings();
+    servo_settings.dt = dt;
+    CHECK(servo.configure(servo_settings) == want);
+    claw::PdController<double, 2> pd;
+    auto pd_settings = pd.settings();
+    pd_settings.control_dt = dt;
+    CHECK(pd.configure(pd_settings) == want);
+    claw::PdAdapter<double, 2> adapter;
+    auto adapter_settings = adapter.settings();
+    adapter_settings.step_dt = dt;
+    CHECK(adapter.configure(adapter_settings) == want);
+    claw::FliqcSettings<double> fliqc;
+    fliqc.dt = dt;
+    CHECK(fliqc.validate() == want);
+  }
 }
 
 #if defined(__unix__)

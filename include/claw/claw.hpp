@@ -5,6 +5,7 @@
 #include "claw/core/assert.hpp"
 #include "claw/core/config.hpp"
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/integrators/zoh.hpp"
 #include "claw/blocks/pd_controller.hpp"

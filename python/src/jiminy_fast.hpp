@@ -113,7 +113,7 @@ inline claw::Status pd_controller_contiguous_status(std::ptrdiff_t n, const doub
       }) != 0)
     return Status::InvalidParameter;
   bool skip = false;
-  const Status dt_status = claw::detail::check_time_step(dt, skip);
+  const Status dt_status = claw::check_time_step(dt, skip);
   if (dt_status != Status::Ok || skip) return kDelegate;
   const double* inverse = nullptr;
   const Status checked = state_and_bounds_status(n, state, lower, upper, dt, scratch, inverse);
@@ -169,7 +169,7 @@ inline claw::Status integrate_zoh_contiguous(std::ptrdiff_t n, double* state, co
       claw::detail::spans_overlap(state, 3 * n, upper, 3 * n))
     return kDelegate;
   bool skip = false;
-  if (claw::detail::check_time_step(dt, skip) != Status::Ok || skip) return kDelegate;
+  if (claw::check_time_step(dt, skip) != Status::Ok || skip) return kDelegate;
   const double* inverse = nullptr;
   const Status checked = state_and_bounds_status(n, state, lower, upper, dt, scratch, inverse);
   if (checked != Status::Ok) return checked;

@@ -40,8 +40,21 @@ void run(FuzzInput& in) {
       s.limits.no_load_speed(j) = raw ? in.value<Scalar>() : std::fabs(in.value<Scalar>());
     }
     s.limits.kind = in.choice<EffortLimitKind>(3);
+    // A kind refuses finite values in the fields it does not read; outside the raw mode those are
+    // unset, so that valid settings stay common.
+    if (!raw) {
+      if (s.limits.kind != EffortLimitKind::Bounds) {
+        s.limits.lower.setConstant(-claw::infinity<Scalar>());
+        s.limits.upper.setConstant(claw::infinity<Scalar>());
+      }
+      if (s.limits.kind != EffortLimitKind::DcMotor) {
+        s.limits.stall_effort.setConstant(claw::infinity<Scalar>());
+        s.limits.peak_effort.setConstant(claw::infinity<Scalar>());
+        s.limits.no_load_speed.setConstant(claw::infinity<Scalar>());
+      }
+    }
     s.dt = in.boolean() ? in.value<Scalar>() : Scalar(1e-3);
-    bool valid = std::isfinite(s.dt) && s.dt > 0 &&
+    bool valid = std::isfinite(s.dt) && s.dt >= Scalar(CLAW_MIN_TIME_STEP) &&
                  claw::validate_effort_limits(s.limits, n) == Status::Ok;
     for (Eigen::Index j = 0; j < n; ++j)
       valid = valid && std::isfinite(s.kp(j)) && s.kp(j) >= 0 && std::isfinite(s.kd(j)) && s.kd(j) >= 0 &&

@@ -8,6 +8,7 @@
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 
 namespace claw {
@@ -75,8 +76,10 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 ///                 S_v <- S_v + clip((action - S_v) / dt, amin, amax) dt; out = 0.
 /// Position bounds are not enforced here (the controller's integrator does that); the acceleration
 /// row of the state is never touched. `deadband` is a per-joint vector, or pass an empty vector
-/// (size 0) for none. Like gym_jiminy, a negative step_dt is used as given; PdAdapter refuses it.
-/// |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing touched) when step_dt,
+/// (size 0) for none. step_dt: the one exception to check_time_step (core/time_step.hpp), kept for
+/// gym_jiminy's reference outputs: a negative step_dt is used as given (the PdAdapter block refuses
+/// it in its settings); |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing
+/// touched) when step_dt,
 /// the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband;
 /// SizeMismatch unless state and bounds are 3xN and action, out (and a deadband) have N entries.
 /// NumericalOverflow when finite but huge inputs overflow a joint's output or state: that joint's
@@ -146,8 +149,7 @@ class PdAdapter {
   /// Validates and installs settings; keeps the old ones on failure.
   Status configure(const Settings& settings) noexcept {
     if (settings.velocity_deadband.size() != size()) return Status::SizeMismatch;
-    if (!std::isfinite(settings.step_dt) || !(settings.step_dt >= Scalar(CLAW_MIN_TIME_STEP)))
-      return Status::InvalidParameter;
+    if (!valid_time_step_setting(settings.step_dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!(settings.velocity_deadband.coeff(j) >= Scalar(0))) return Status::InvalidParameter;
     settings_ = settings;

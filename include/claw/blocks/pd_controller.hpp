@@ -11,6 +11,7 @@
 
 #include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/integrators/zoh.hpp"
 
@@ -251,7 +252,7 @@ struct PdBoundsOptions {
 /// step_dt [s] is the agent's step (the adapter's period). kp = 0 makes the effort term +inf.
 /// Bounds with lower > upper (a margin wider than half the range) are returned as computed, like
 /// gym_jiminy does; PdController refuses them (validate_state_bounds).
-/// InvalidParameter: step_dt not finite and > 0, NaN anywhere, a reduction <= 0, or a derived
+/// InvalidParameter: step_dt not a valid setting (valid_time_step_setting), NaN anywhere, a reduction <= 0, or a derived
 /// bound that is NaN (kp = 0 with a zero effort limit).
 template <typename Scalar, int N, int MaxN, typename DKp, typename DKd>
 Status derive_pd_command_bounds(const MotorLimits<Scalar, N, MaxN>& motors,
@@ -263,7 +264,7 @@ Status derive_pd_command_bounds(const MotorLimits<Scalar, N, MaxN>& motors,
       motors.effort_limit.size() != n || motors.mechanical_reduction.size() != n ||
       kp.size() != n || kd.size() != n)
     return Status::SizeMismatch;
-  if (!std::isfinite(step_dt) || !(step_dt > Scalar(0))) return Status::InvalidParameter;
+  if (!valid_time_step_setting(step_dt)) return Status::InvalidParameter;
   if (std::isnan(options.joint_position_margin) || std::isnan(options.joint_velocity_limit) ||
       std::isnan(options.joint_acceleration_limit))
     return Status::InvalidParameter;
@@ -411,9 +412,7 @@ class PdController {
     const Status parameter_status =
         detail::validate_pd_parameters(settings.kp, settings.kd, settings.effort_limit);
     if (parameter_status != Status::Ok) return parameter_status;
-    if (!std::isfinite(settings.control_dt) ||
-        !(settings.control_dt >= Scalar(CLAW_MIN_TIME_STEP)))
-      return Status::InvalidParameter;
+    if (!valid_time_step_setting(settings.control_dt)) return Status::InvalidParameter;
     settings_ = settings;
     refresh_fast_inverse();
     clip_command_state_into_bounds();

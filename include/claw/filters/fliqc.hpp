@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/lcqp.hpp"
 
@@ -50,7 +51,7 @@ struct FliqcSettings {
   /// P_i^inv unprojected, so the filter can push that point away (the original's formulation
   /// otherwise, which cannot and answers Infeasible while the guide approaches).
   bool exempt_blocked_rows_from_projector = false;
-  Scalar dt = Scalar(0.02);                ///< prediction horizon [s], > 0
+  Scalar dt = Scalar(0.02);                ///< prediction horizon [s], valid_time_step_setting
   Scalar eps = Scalar(0.02);               ///< safety margin [m], finite
   Scalar active_threshold = Scalar(0.05);  ///< only distances psi_i <= this enter
   Scalar lambda_max = infinity<Scalar>();  ///< > 0 (+inf: none)
@@ -63,7 +64,7 @@ struct FliqcSettings {
   LcqpSettings<Scalar> solver;
 
   Status validate() const noexcept {
-    if (!(dt > Scalar(0)) || !std::isfinite(dt) || !std::isfinite(eps) ||
+    if (!valid_time_step_setting(dt) || !std::isfinite(eps) ||
         std::isnan(active_threshold) || !(lambda_cost_penalty > Scalar(0)) ||
         !std::isfinite(lambda_cost_penalty) || !(lambda_max > Scalar(0)) ||
         !(esc_vel_max > Scalar(0)) || !(q_dot_max > Scalar(0)))

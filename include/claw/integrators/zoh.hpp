@@ -8,6 +8,7 @@
 
 #include "claw/core/config.hpp"
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 
 namespace claw {
@@ -410,17 +411,6 @@ inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
   return overflow;
 }
 
-/// Checks shared by the ZOH entry points: dt, then the state. Ok means "go on"; `skip` is set
-/// when |dt| < CLAW_MIN_TIME_STEP (no time passed: nothing to do).
-template <typename Scalar>
-inline Status check_time_step(Scalar dt, bool& skip) noexcept {
-  skip = false;
-  if (!std::isfinite(dt)) return Status::NonFiniteInput;
-  if (dt < Scalar(0)) return Status::NegativeTimeStep;
-  if (std::fabs(dt) < Scalar(CLAW_MIN_TIME_STEP)) skip = true;
-  return Status::Ok;
-}
-
 }  // namespace detail
 
 /// Integrates the command state S = [p; v; a] (3xN) one step of dt in place, holding the
@@ -439,7 +429,8 @@ inline Status check_time_step(Scalar dt, bool& skip) noexcept {
 /// And, after integrating: NumericalOverflow when finite but huge inputs made some joint's p, v or
 /// a non-finite (e.g. p + dt v past the largest float): those joints keep their state as it was,
 /// the others are integrated. A finite state never becomes non-finite.
-/// |dt| < CLAW_MIN_TIME_STEP (1e-9 s) returns Ok without touching the state.
+/// dt follows check_time_step (core/time_step.hpp): 0 <= dt < CLAW_MIN_TIME_STEP (1e-9 s) returns
+/// Ok without touching the state.
 /// SizeMismatch (nothing touched) unless state and bounds are 3xN with the same N; InvalidBounds
 /// also when a lower bound exceeds its upper bound, in either mode. Allocation-free, noexcept.
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
@@ -454,7 +445,7 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
       upper.cols() != s.cols())
     return Status::SizeMismatch;
   bool skip = false;
-  const Status dt_status = detail::check_time_step(dt, skip);
+  const Status dt_status = check_time_step(dt, skip);
   if (dt_status != Status::Ok) return dt_status;
   if (skip) return Status::Ok;
   if (!all_finite(s)) return Status::NonFiniteInput;

@@ -10,6 +10,7 @@
 
 #include "claw/core/assert.hpp"
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/anti_windup.hpp"
 #include "claw/laws/effort_clamp.hpp"
@@ -81,7 +82,7 @@ struct PidSettings {
   VectorType feedforward_min = constant(-infinity<Scalar>());  ///< ff clip (MuJoCo ffrange)
   VectorType feedforward_max = constant(infinity<Scalar>());
 
-  Scalar dt = Scalar(0.001);  ///< control period h [s], > 0
+  Scalar dt = Scalar(0.001);  ///< control period h [s], >= CLAW_MIN_TIME_STEP
 
   /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
   void resize(Eigen::Index n) {
@@ -98,7 +99,8 @@ struct PidSettings {
 
   /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
   /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
-  /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not finite and > 0;
+  /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid setting
+  /// (valid_time_step_setting: finite, >= 1e-9 s);
   /// limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
     for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
@@ -106,7 +108,7 @@ struct PidSettings {
                                 &target_min, &target_max, &target_velocity_min,
                                 &target_velocity_max, &feedforward_min, &feedforward_max})
       if (v->size() != n) return Status::SizeMismatch;
-    if (!std::isfinite(dt) || !(dt > Scalar(0))) return Status::InvalidParameter;
+    if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j) {
       for (const VectorType* v : {&kp, &ki, &kd, &constant_effort})
         if (!std::isfinite(v->coeff(j))) return Status::InvalidParameter;

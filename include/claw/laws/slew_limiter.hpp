@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 
 namespace claw {
@@ -68,17 +69,20 @@ class SlewLimiter {
   /// Next call is a "first step" again.
   void reset() noexcept { first_ = true; }
 
-  /// out = clip(target, s - S h, s + S h); s <- out. h [s] > 0. SizeMismatch when a vector's
-  /// size is not size() or the limiter has no joints; nothing touched on any refusal.
+  /// out = clip(target, s - S h, s + S h); s <- out. h [s] follows check_time_step
+  /// (NonFiniteInput, NegativeTimeStep; 0 <= h < 1e-9: Ok with nothing touched). SizeMismatch when
+  /// a vector's size is not size() or the limiter has no joints; nothing touched on any refusal.
   template <typename DT, typename DQ, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || target.size() != size() || measured.size() != size() ||
         out.size() != size())
       return Status::SizeMismatch;
-    if (!std::isfinite(h) || !all_finite(target) || !all_finite(measured))
-      return Status::NonFiniteInput;
-    if (!(h > Scalar(0))) return Status::InvalidParameter;
+    bool skip = false;
+    const Status step_status = check_time_step(h, skip);
+    if (step_status != Status::Ok) return step_status;
+    if (!all_finite(target) || !all_finite(measured)) return Status::NonFiniteInput;
+    if (skip) return Status::Ok;  // no time passes: neither the state nor out moves
     auto& o = const_cast<Eigen::MatrixBase<DOut>&>(out);
     for (Eigen::Index j = 0; j < size(); ++j)
       o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), h,

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/effort_clamp.hpp"
 
@@ -53,7 +54,7 @@ class StablePd {
     if (settings.kp.size() != size() || settings.kd.size() != size() ||
         settings.constant_effort.size() != size())
       return Status::SizeMismatch;
-    if (!std::isfinite(settings.dt) || !(settings.dt > Scalar(0))) return Status::InvalidParameter;
+    if (!valid_time_step_setting(settings.dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!std::isfinite(settings.kp.coeff(j)) || !std::isfinite(settings.kd.coeff(j)) ||
           !std::isfinite(settings.constant_effort.coeff(j)) || settings.kp.coeff(j) < Scalar(0) ||

@@ -48,7 +48,8 @@ class VelocityServo {
   Eigen::Index size() const noexcept { return pid_.size(); }
 
   /// InvalidParameter (old settings kept) for negative or non-finite gains, a velocity limit or
-  /// max effort that is negative or NaN, or dt not finite and > 0.
+  /// max effort that is negative or NaN, or dt not a valid
+  /// setting (valid_time_step_setting: finite, >= 1e-9 s).
   Status configure(const Settings& settings) noexcept {
     if (settings.velocity_limit.size() != size() || settings.max_effort.size() != size())
       return Status::SizeMismatch;
