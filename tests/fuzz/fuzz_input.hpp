@@ -223,4 +223,21 @@ bool finite(const Eigen::MatrixBase<Derived>& m) {
   return true;
 }
 
+/// Sets the effort-limit fields that `limits.kind` does not read to "unset" (infinite), which
+/// validate_effort_limits requires: bounds unless Bounds, motor constants unless DcMotor.
+template <typename Limits>
+void unset_unread_limit_fields(Limits& limits) {
+  using Scalar = typename Limits::VectorType::Scalar;
+  const Scalar inf = std::numeric_limits<Scalar>::infinity();
+  if (limits.kind != decltype(limits.kind)::Bounds) {
+    limits.lower.setConstant(-inf);
+    limits.upper.setConstant(inf);
+  }
+  if (limits.kind != decltype(limits.kind)::DcMotor) {
+    limits.stall_effort.setConstant(inf);
+    limits.peak_effort.setConstant(inf);
+    limits.no_load_speed.setConstant(inf);
+  }
+}
+
 }  // namespace claw_fuzz

@@ -74,17 +74,7 @@ void run(FuzzInput& in) {
     s.limits.kind = in.choice<EffortLimitKind>(3);
     // A kind reads only its own fields and refuses finite values in the others; outside the raw
     // mode (which exercises every refusal) those are unset, so that valid settings stay common.
-    if (!raw) {
-      if (s.limits.kind != EffortLimitKind::Bounds) {
-        s.limits.lower.setConstant(-claw::infinity<Scalar>());
-        s.limits.upper.setConstant(claw::infinity<Scalar>());
-      }
-      if (s.limits.kind != EffortLimitKind::DcMotor) {
-        s.limits.stall_effort.setConstant(claw::infinity<Scalar>());
-        s.limits.peak_effort.setConstant(claw::infinity<Scalar>());
-        s.limits.no_load_speed.setConstant(claw::infinity<Scalar>());
-      }
-    }
+    if (!raw) claw_fuzz::unset_unread_limit_fields(s.limits);
     s.slew_start = in.choice<claw::SlewStart>(3);
     s.dt = in.boolean() ? in.value<Scalar>() : Scalar(1e-3);
     return s;

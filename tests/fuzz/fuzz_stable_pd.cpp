@@ -42,17 +42,7 @@ void run(FuzzInput& in) {
     s.limits.kind = in.choice<EffortLimitKind>(3);
     // A kind refuses finite values in the fields it does not read; outside the raw mode those are
     // unset, so that valid settings stay common.
-    if (!raw) {
-      if (s.limits.kind != EffortLimitKind::Bounds) {
-        s.limits.lower.setConstant(-claw::infinity<Scalar>());
-        s.limits.upper.setConstant(claw::infinity<Scalar>());
-      }
-      if (s.limits.kind != EffortLimitKind::DcMotor) {
-        s.limits.stall_effort.setConstant(claw::infinity<Scalar>());
-        s.limits.peak_effort.setConstant(claw::infinity<Scalar>());
-        s.limits.no_load_speed.setConstant(claw::infinity<Scalar>());
-      }
-    }
+    if (!raw) claw_fuzz::unset_unread_limit_fields(s.limits);
     s.dt = in.boolean() ? in.value<Scalar>() : Scalar(1e-3);
     bool valid = std::isfinite(s.dt) && s.dt >= Scalar(CLAW_MIN_TIME_STEP) &&
                  claw::validate_effort_limits(s.limits, n) == Status::Ok;
