@@ -479,7 +479,7 @@ TEST_CASE("Drake, control_toolbox and Arduino presets follow their published law
   const double measured[] = {0.0, 0.2, 0.45, 0.7, 0.75, 0.6, 0.55, 0.5};
   SECTION("Drake PidController: u uses the integral state before its update") {
     Pid1 pid;
-    REQUIRE(pid.configure(claw::presets::drake<double, 1>(1, 4.0, 2.0, 0.5, 0.05)) == Status::Ok);
+    REQUIRE(pid.configure(claw::presets::drake<double, 1>({4.0, 2.0, 0.5, 0.05})) == Status::Ok);
     double z = 0.0;
     for (int k = 0; k < 8; ++k) {
       V1 u(0.0);

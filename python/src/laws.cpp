@@ -264,7 +264,8 @@ void bind_laws(py::module_& m) {
       .def_static(
           "drake",
           [](Eigen::Index n, double kp, double ki, double kd, double dt) {
-            return make_pid(n, claw::presets::drake<double>(n, kp, ki, kd, dt), "Pid.drake");
+            const claw::presets::DrakePid<double> gains{kp, ki, kd, dt};
+            return make_pid(n, claw::presets::drake<double>(n, gains), "Pid.drake");
           },
           py::arg("n"), py::arg("kp"), py::arg("ki"), py::arg("kd"), py::arg("dt"),
           "Drake's PidController sampled at dt [s]: u = kp e + ki z + kd (v* - v), z advanced after\n"

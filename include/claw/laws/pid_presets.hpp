@@ -225,13 +225,19 @@ VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n,
   return s;
 }
 
+/// Drake's PidController gains and the period h it is sampled at.
+template <typename Scalar>
+struct DrakePid {
+  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar dt = Scalar(0.001);  ///< sampling period h [s]
+};
+
 /// Drake's PidController sampled at h: u = kp e + ki z + kd (v* - v) with the integral state z
 /// advanced after the output (forward Euler of the continuous state), no limits.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
-PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, Scalar kp, Scalar ki, Scalar kd, Scalar dt) {
-  auto s = detail::base<Scalar, N, MaxN>(n, kp, ki, kd, DerivativeSource::VelocityError,
-                                         IntegralRule::ForwardEuler, dt);
-  return s;
+PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, const DrakePid<Scalar>& p) {
+  return detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::VelocityError,
+                                       IntegralRule::ForwardEuler, p.dt);
 }
 
 /// Brett Beauregard's Arduino PID (PID_v1): outputSum += ki h e (and -= kp dInput with
@@ -271,15 +277,9 @@ CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid, PidSettings, NewtonDrivePid)
 CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid_implicit, NewtonImplicitDrive, NewtonDrivePid)
 CLAW_PRESET_FOR_FIXED_SIZE(control_toolbox, PidSettings, ControlToolboxPid)
 CLAW_PRESET_FOR_FIXED_SIZE(coppeliasim_joint, VelocityServoSettings, CoppeliaSimJoint)
+CLAW_PRESET_FOR_FIXED_SIZE(drake, PidSettings, DrakePid)
 CLAW_PRESET_FOR_FIXED_SIZE(arduino, PidSettings, ArduinoPid)
 #undef CLAW_PRESET_FOR_FIXED_SIZE
-
-/// Drake's preset for a fixed size N.
-template <typename Scalar, int N, int MaxN = N>
-PidSettings<Scalar, N, MaxN> drake(Scalar kp, Scalar ki, Scalar kd, Scalar dt) {
-  static_assert(N != Dynamic, "drake: give the joint count n for a dynamic size");
-  return drake<Scalar, N, MaxN>(N, kp, ki, kd, dt);
-}
 
 }  // namespace presets
 }  // namespace claw
