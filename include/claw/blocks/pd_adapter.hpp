@@ -96,7 +96,7 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
   auto& target = const_cast<Eigen::MatrixBase<DOut>&>(out);
   const Eigen::Index n = state.cols();
   if (state.rows() != 3 || lower.rows() != 3 || upper.rows() != 3 || lower.cols() != n ||
-      upper.cols() != n || action.size() != n || target.size() != n ||
+      upper.cols() != n || !all_have_size(n, action, target) ||
       (deadband.size() != 0 && deadband.size() != n))
     return Status::SizeMismatch;
   if (!std::isfinite(step_dt)) return Status::NonFiniteInput;
@@ -161,8 +161,7 @@ class PdAdapter {
   template <typename DAction, typename DOut>
   Status update(const Eigen::MatrixBase<DAction>& action, Controller& controller,
                 const Eigen::MatrixBase<DOut>& out) const noexcept {
-    if (size() == 0 || action.size() != size() || out.size() != size() ||
-        controller.size() != size())
+    if (size() == 0 || controller.size() != size() || !all_have_size(size(), action, out))
       return Status::SizeMismatch;
     if (!all_finite(action)) return Status::NonFiniteInput;
     auto& target = const_cast<Eigen::MatrixBase<DOut>&>(out);

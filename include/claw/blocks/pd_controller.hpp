@@ -206,9 +206,7 @@ Status pd_controller(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>
   auto& state = const_cast<Eigen::MatrixBase<DState>&>(command_state);
   auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
   const Eigen::Index n = state.cols();
-  if (q.size() != n || v.size() != n || kp.size() != n || kd.size() != n ||
-      effort_limit.size() != n || effort.size() != n)
-    return Status::SizeMismatch;
+  if (!all_have_size(n, q, v, kp, kd, effort_limit, effort)) return Status::SizeMismatch;
   if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
   const Status parameter_status = detail::validate_pd_parameters(kp, kd, effort_limit);
   if (parameter_status != Status::Ok) return parameter_status;
@@ -447,8 +445,7 @@ class PdController {
   template <typename DQ, typename DV, typename DOut>
   Status reset(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (size() == 0 || q.size() != size() || v.size() != size() || out.size() != size())
-      return Status::SizeMismatch;
+    if (size() == 0 || !all_have_size(size(), q, v, out)) return Status::SizeMismatch;
     if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
     const auto& lo = settings_.bounds.lower;
     const auto& hi = settings_.bounds.upper;
@@ -472,8 +469,7 @@ class PdController {
   Status update(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                 const Eigen::MatrixBase<DA>& target_acceleration,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (size() == 0 || q.size() != size() || v.size() != size() ||
-        target_acceleration.size() != size() || out.size() != size())
+    if (size() == 0 || !all_have_size(size(), q, v, target_acceleration, out))
       return Status::SizeMismatch;
     if (!detail::vectors_all_finite(q, v, target_acceleration)) return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
@@ -546,8 +542,7 @@ class PdController {
   template <typename DQ, typename DV, typename DOut>
   Status compute_effort(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                         const Eigen::MatrixBase<DOut>& out) const noexcept {
-    if (size() == 0 || q.size() != size() || v.size() != size() || out.size() != size())
-      return Status::SizeMismatch;
+    if (size() == 0 || !all_have_size(size(), q, v, out)) return Status::SizeMismatch;
     if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     Status status = Status::Ok;

@@ -52,6 +52,13 @@ inline bool is_finite(Scalar x) noexcept {
   return std::isfinite(x);
 }
 
+/// True when every argument holds exactly n coefficients: the size check every hot call makes, in
+/// every build, before it touches anything (a mismatch is Status::SizeMismatch).
+template <typename... Vectors>
+constexpr bool all_have_size(Eigen::Index n, const Vectors&... vectors) noexcept {
+  return ((vectors.size() == n) && ...);
+}
+
 /// True when every coefficient of m is finite (no NaN, no Inf).
 /// Branch-free (no early exit), so it costs the same for every input; on contiguous storage it
 /// counts with an integer as wide as Scalar, which the compiler can vectorise.

@@ -30,9 +30,7 @@ Status pd_effort(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DT
                  const EffortLimits<Scalar, N, MaxN>& limits,
                  const Eigen::MatrixBase<DOut>& out) noexcept {
   const Eigen::Index n = q.size();
-  if (target.size() != n || target_velocity.size() != n || v.size() != n || kp.size() != n ||
-      kd.size() != n || out.size() != n)
-    return Status::SizeMismatch;
+  if (!all_have_size(n, target, target_velocity, v, kp, kd, out)) return Status::SizeMismatch;
   if (!all_finite(target) || !all_finite(target_velocity) || !all_finite(q) || !all_finite(v))
     return Status::NonFiniteInput;
   for (Eigen::Index j = 0; j < n; ++j)

@@ -298,7 +298,7 @@ class Pid {
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
                const Eigen::MatrixBase<DU>& output) noexcept {
-    if (measurement.size() != size() || output.size() != size()) return Status::SizeMismatch;
+    if (!all_have_size(size(), measurement, output)) return Status::SizeMismatch;
     if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
@@ -436,9 +436,7 @@ class Pid {
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     // Every build: a vector of another size, or a PID never given joints (size 0), is refused.
-    if (size() == 0 || target.size() != size() || target_velocity.size() != size() ||
-        feedforward.size() != size() || q.size() != size() || v.size() != size() ||
-        out.size() != size())
+    if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
       return Status::SizeMismatch;
     if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
     if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))

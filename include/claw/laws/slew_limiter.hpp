@@ -75,9 +75,7 @@ class SlewLimiter {
   template <typename DT, typename DQ, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (size() == 0 || target.size() != size() || measured.size() != size() ||
-        out.size() != size())
-      return Status::SizeMismatch;
+    if (size() == 0 || !all_have_size(size(), target, measured, out)) return Status::SizeMismatch;
     bool skip = false;
     const Status step_status = check_time_step(h, skip);
     if (step_status != Status::Ok) return step_status;

@@ -74,8 +74,8 @@ class StablePd {
                 const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DA>& inverse_mass,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (!sizes_agree(target, target_velocity, feedforward, q, v, out) ||
-        inverse_mass.size() != size())
+    if (size() == 0 ||
+        !all_have_size(size(), target, target_velocity, feedforward, q, v, out, inverse_mass))
       return Status::SizeMismatch;
     if (!inputs_finite(target, target_velocity, feedforward, q, v) || !all_finite(inverse_mass))
       return Status::NonFiniteInput;
@@ -98,7 +98,7 @@ class StablePd {
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DA>& inverse_mass,
                      const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (!sizes_agree(target, target_velocity, feedforward, q, v, out) ||
+    if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out) ||
         inverse_mass.rows() != size() || inverse_mass.cols() != size())
       return Status::SizeMismatch;
     if (!inputs_finite(target, target_velocity, feedforward, q, v) || !all_finite(inverse_mass))
@@ -118,15 +118,6 @@ class StablePd {
   const Settings& settings() const noexcept { return settings_; }
 
  private:
-  template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
-  /// True when the law has joints and every vector has size() entries (checked in every build).
-  bool sizes_agree(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& tv,
-                   const Eigen::MatrixBase<DFF>& ff, const Eigen::MatrixBase<DQ>& q,
-                   const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) const noexcept {
-    return size() > 0 && target.size() == size() && tv.size() == size() && ff.size() == size() &&
-           q.size() == size() && v.size() == size() && out.size() == size();
-  }
-
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV>
   static bool inputs_finite(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& tv,
                             const Eigen::MatrixBase<DFF>& ff, const Eigen::MatrixBase<DQ>& q,

@@ -78,8 +78,7 @@ class VelocityServo {
   template <typename DE, typename DVel, typename DEff>
   Status update(const Eigen::MatrixBase<DE>& error, const Eigen::MatrixBase<DVel>& target_velocity,
                 const Eigen::MatrixBase<DEff>& effort_limit) noexcept {
-    if (size() == 0 || error.size() != size() || target_velocity.size() != size() ||
-        effort_limit.size() != size())
+    if (size() == 0 || !all_have_size(size(), error, target_velocity, effort_limit))
       return Status::SizeMismatch;
     auto& velocity = const_cast<Eigen::MatrixBase<DVel>&>(target_velocity);
     auto& limit = const_cast<Eigen::MatrixBase<DEff>&>(effort_limit);
