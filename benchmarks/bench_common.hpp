@@ -1,8 +1,10 @@
-// benchmarks/bench_common.hpp: what every claw benchmark shares: a deterministic uniform generator,
+// benchmarks/bench_common.hpp: what every claw benchmark shares: a deterministic uniform generator (qp_scenarios.hpp),
 // wall-time measurement of the harness loop, and the STREAM-triad memory-bandwidth probe (roofline).
 #pragma once
 
 #include <benchmark/benchmark.h>
+
+#include "qp_scenarios.hpp"  // claw_bench::Uniform
 
 #include <algorithm>
 #include <array>
@@ -13,23 +15,6 @@
 #include <vector>
 
 namespace claw_bench {
-
-/// Deterministic uniform numbers (splitmix64), identical on every platform and standard library.
-class Uniform {
- public:
-  explicit Uniform(std::uint64_t seed) : state_(seed) {}
-  double operator()(double lo, double hi) {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    const double unit = static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
-    return lo + (hi - lo) * unit;
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 /// a[i] = b[i] + s c[i]: two read streams, one write stream, 24 bytes per element (STREAM count).
 /// noinline and the ClobberMemory() around each call keep the passes from being merged or elided.

@@ -22,54 +22,17 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "qp_scenarios.hpp"
 #include "claw/solvers/qp.hpp"
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kPool = 64;
-constexpr int kWarmProblems = 16;
-constexpr int kWarmSteps = 16;
-constexpr double kPi = 3.14159265358979323846;
+constexpr int kWarmProblems = claw_bench::WarmScenario::kWarmProblems;
+constexpr int kWarmSteps = claw_bench::WarmScenario::kWarmSteps;
 
-struct Problem {
-  Eigen::MatrixXd q, a;
-  Eigen::VectorXd g, lb, ub, lba, uba;
-};
-
-/// Q = F F' + 0.1 n I; rows hold at a random x0 (a fifth of them tightly), one-sided or two-sided;
-/// box x0 +- [0, 1]; g in [-2, 2]^n: for n = 7 about 4.5 (m = 1) to 5.6 (m = 16) constraints are
-/// active at the solution, a mix of bounds and rows.
-Problem make_problem(claw_bench::Uniform& uniform, int n, int m) {
-  Problem p;
-  Eigen::MatrixXd f(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k) f(i, k) = uniform(-1, 1);
-  p.q = f * f.transpose() + 0.1 * n * Eigen::MatrixXd::Identity(n, n);
-  Eigen::VectorXd x0(n);
-  p.g.resize(n);
-  p.lb.resize(n);
-  p.ub.resize(n);
-  for (int i = 0; i < n; ++i) {
-    x0(i) = uniform(-1, 1);
-    p.g(i) = 2 * uniform(-1, 1);
-    p.lb(i) = x0(i) - uniform(0, 1);
-    p.ub(i) = x0(i) + uniform(0, 1);
-  }
-  p.a.resize(m, n);
-  for (int i = 0; i < m; ++i)
-    for (int k = 0; k < n; ++k) p.a(i, k) = uniform(-1, 1);
-  const Eigen::VectorXd ax0 = p.a * x0;
-  p.lba.resize(m);
-  p.uba.resize(m);
-  for (int i = 0; i < m; ++i) {
-    const double tight = uniform(0, 1) < 0.2 ? 0.0 : uniform(0, 1);
-    const double kind = uniform(0, 3);
-    p.lba(i) = kind < 2 ? ax0(i) - tight : -kInf;
-    p.uba(i) = kind >= 1 ? ax0(i) + (kind < 2 ? uniform(0, 1) : tight) : kInf;
-  }
-  return p;
-}
+using claw_bench::Problem;
+using claw_bench::make_problem;
 
 /// Per-solve timings: median and 99th percentile, the clock's own overhead subtracted.
 class SolveTimer {
@@ -168,48 +131,30 @@ void bm_cold(benchmark::State& state, Eigen::Index n, Eigen::Index m) {
 
 template <int N, int M>
 void bm_warm(benchmark::State& state, Eigen::Index n, Eigen::Index m) {
-  claw_bench::Uniform uniform(0x3A93ULL + static_cast<std::uint64_t>(m));
-  struct Track {
-    Problem base;
-    Eigen::VectorXd dg1, dg2, db1, db2;
-  };
-  std::vector<Track> tracks;
+  const claw_bench::WarmScenario scenario =
+      claw_bench::make_warm_scenario(static_cast<int>(n), static_cast<int>(m));
   std::vector<Solver<N, M>> solvers;
-  for (int k = 0; k < kWarmProblems; ++k) {
-    Track t{make_problem(uniform, static_cast<int>(n), static_cast<int>(m)), {}, {}, {}, {}};
-    t.dg1 = Eigen::VectorXd::NullaryExpr(n, [&] { return uniform(-1, 1); });
-    t.dg2 = Eigen::VectorXd::NullaryExpr(n, [&] { return uniform(-1, 1); });
-    t.db1 = Eigen::VectorXd::NullaryExpr(m, [&] { return 0.1 * uniform(-1, 1); });
-    t.db2 = Eigen::VectorXd::NullaryExpr(m, [&] { return 0.1 * uniform(-1, 1); });
-    tracks.push_back(t);
+  for (const Problem& p : scenario.problems) {
     solvers.emplace_back(n, m);
-    if (solvers.back().set_hessian(t.base.q) != claw::Status::Ok ||
-        solvers.back().set_constraints(t.base.a) != claw::Status::Ok) {
+    if (solvers.back().set_hessian(p.q) != claw::Status::Ok ||
+        solvers.back().set_constraints(p.a) != claw::Status::Ok) {
       state.SkipWithError("set_hessian / set_constraints failed");
       return;
     }
   }
-  // The g and bounds of every step, precomputed: g(phase) = g + cos(phase) dg1 + sin(phase) dg2.
+  // The g and bounds of every step, as the solver's own vector types.
   struct Step {
     typename Solver<N, M>::VectorN g;
     typename Solver<N, M>::VectorM lba, uba;
   };
   std::vector<Step> steps;
-  for (int k = 0; k < kWarmProblems; ++k)
-    for (int s = 0; s < kWarmSteps; ++s) {
-      const double phase = 2 * kPi * s / kWarmSteps;
-      const Track& t = tracks[static_cast<std::size_t>(k)];
-      Step step;
-      step.g = t.base.g + std::cos(phase) * t.dg1 + std::sin(phase) * t.dg2;
-      const Eigen::VectorXd shift = std::cos(phase) * t.db1 + std::sin(phase) * t.db2;
-      step.lba = t.base.lba + shift;
-      step.uba = t.base.uba + shift;
-      steps.push_back(step);
-    }
+  for (const auto& s : scenario.steps) steps.push_back({s.g, s.lba, s.uba});
+  std::vector<const Problem*> tracks;
+  for (const Problem& p : scenario.problems) tracks.push_back(&p);
   std::vector<typename Solver<N, M>::VectorN> lbs, ubs;
-  for (const Track& t : tracks) {
-    lbs.emplace_back(t.base.lb);
-    ubs.emplace_back(t.base.ub);
+  for (const Problem* t : tracks) {
+    lbs.emplace_back(t->lb);
+    ubs.emplace_back(t->ub);
   }
   // One lap of every track first, so that each solver starts from its own previous active set.
   for (int k = 0; k < kWarmProblems; ++k)

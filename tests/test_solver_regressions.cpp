@@ -336,7 +336,7 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
   }
 }
 
-TEST_CASE("LCQP regression: a leaf whose polished branch misses the node's bound is branched on",
+TEST_CASE("LCQP regression: at a scale where no QP answer can be verified, nothing is certified",
           "[lcqp][regression]") {
   // fuzz_lcqp (smoke, seed 2): x ~ 1.25e9, objective 1.9e18. At a relaxation node every free pair
   // was complementary within the feasibility threshold (1e-9 (1 + ||x||) = 1.25 here), so the node
@@ -367,14 +367,10 @@ TEST_CASE("LCQP regression: a leaf whose polished branch misses the node's bound
   settings.max_pairs_for_branch_and_bound = 24;
   REQUIRE(solver.set_settings(settings) == Status::Ok);
   const auto& r = solver.solve(p);
-  const double best = best_branch(p);
-  // This instance's optima are known only to about 1e-6 relative: its QPs carry multipliers of 5e18,
-  // so a violation within the feasibility threshold moves the objective by ~1e12 (the best branch
-  // came out 4.3e-7 apart between the dev and release builds). The fixed defect was a gap of 1e-3.
-  CHECK(best == Approx(1.9478739616471508e18).epsilon(1e-6));
-  REQUIRE(r.status == Status::Ok);
-  REQUIRE(r.certified_global);
-  CHECK(r.objective <= best + 1e-6 * best);
+  // At ||x|| = 1.25e9 the rows' rounding exceeds the Ok tolerance 1e-9 (1 + |b|): no branch answer
+  // can be verified in double, so the LCQP has no verified answer either.
+  CHECK((r.status == Status::IllConditioned || r.status == Status::MaxIterations));  // undecided
+  CHECK_FALSE(r.certified_global);
 }
 
 TEST_CASE("QP regression: a warm start through a nearly dependent working set ends at the optimum",
@@ -876,7 +872,10 @@ TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not
   p.ubL(2) = 0x1.259e259e259e2p+1;
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
-  CHECK(r.status == Status::Infeasible);
+  // Infeasible in exact arithmetic, but a branch point violates R_3 by only 7.6e-13: a point within
+  // the QP's Ok tolerance exists, so no certificate can prove infeasibility at that tolerance, and
+  // no branch answer is verified either: neither Ok nor Infeasible is provable.
+  CHECK((r.status == Status::IllConditioned || r.status == Status::MaxIterations));  // undecided
   const auto branches = claw_test::solve_lcqp_branches(p);
   CHECK(branches.best_objective < 5000.0);  // branch QPs within their tolerance: Ok
   CHECK_FALSE(branches.clearly_feasible);
@@ -914,7 +913,7 @@ TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke'
   CHECK(bnb.objective == Approx(0.5 * x0 * x0).epsilon(1e-12));
 }
 
-TEST_CASE("LCQP test support: a branch that is empty in exact arithmetic is no reference, however its QP answers",
+TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x|| = 1.6e10), nothing is certified",
           "[lcqp][regression]") {
   // fuzz_lcqp 10-minute run (session 7): R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
   // -1 and -0.62 in every branch with pair 1 on its R side: that branch is empty. At the LCQP's
@@ -943,14 +942,11 @@ TEST_CASE("LCQP test support: a branch that is empty in exact arithmetic is no r
   REQUIRE(p.lbR(1) != p.lbR(2));
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
-  REQUIRE(r.status == Status::Ok);
-  REQUIRE(r.certified_global);
-  const Eigen::VectorXd x = r.x;
-  const auto branches = claw_test::solve_lcqp_branches(p, &x);
-  // The clean branches still give a reference, and it agrees with the certified optimum.
-  REQUIRE(std::isfinite(branches.certified_ceiling));
-  CHECK(r.objective <= branches.certified_ceiling * (1.0 + 1e-6));
-  CHECK(branches.certified_ceiling <= r.objective * (1.0 + 1e-6));
+  // At ||x|| = 1.6e10 the rows' own rounding (eps |a|'|x| ~ 1e-5) exceeds the Ok tolerance
+  // 1e-9 (1 + |b|) along the unit normal: no answer can be verified in double, and none is
+  // returned as one.
+  CHECK((r.status == Status::IllConditioned || r.status == Status::MaxIterations));  // undecided
+  CHECK_FALSE(r.certified_global);
 }
 
 TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - lbR",
@@ -1118,7 +1114,8 @@ TEST_CASE("QP regression: a dependent row's dual step is not blocked by a roundi
     const float miss = std::max({0.0f, lo(i) - v, v - hi(i)}) / rows.row(i).norm();
     CHECK(miss <= 1e-4f * (1.0f + warm.x.cwiseAbs().maxCoeff()));
   }
-  CHECK(warm.residuals.primal == Approx(0.0432f).epsilon(1e-3));  // L1's gap, -0.0432 - 0
+  // L1's gap, -0.0432 - 0, along its unit normal.
+  CHECK(warm.residuals.primal == Approx(0.0432f / rows.row(0).norm()).epsilon(1e-3));
   CHECK((warm.x - x_cold).cwiseAbs().maxCoeff() <= 1e-4f);
   CHECK(warm.objective == Approx(objective_cold).epsilon(1e-5));
 }

@@ -1,6 +1,6 @@
 // tests/fuzz/fuzz_qp.cpp: libFuzzer target for QpSolver (claw/solvers/qp.hpp), bounded sizes n, m <= 8,
-// float and double: any data (refusals as documented, x kept on failure, Ok => finite, primal within the
-// infeasibility tolerance, multiplier signs), and well-conditioned feasible problems (Ok, small KKT
+// float and double: any data (refusals as documented, x kept on failure, Ok => verified as documented,
+// Infeasible => a certificate that re-checks), and well-conditioned feasible problems (Ok, small KKT
 // residuals, warm start from the previous active set == cold start).
 #include <algorithm>
 #include <cmath>
@@ -10,6 +10,7 @@
 
 #include "claw/solvers/qp.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/qp_certificate.hpp"
 
 namespace {
 
@@ -29,10 +30,12 @@ struct Problem {
   typename Solver::VectorM lba, uba;
 };
 
-/// Checks what the result of an Ok solve promises (qp.hpp): finite x, multipliers and residuals;
-/// primal violation within infeasibility_tolerance (1 + ||x||_inf) along each unit normal; no
-/// multiplier of the wrong sign; signs matching the reported active set. With `tight`, also small
-/// stationarity and complementarity relative to the data (for well-conditioned problems).
+/// Checks what the result of an Ok solve promises (qp/types.hpp): finite x, multipliers and
+/// residuals; every bound and row violated by at most infeasibility_tolerance (1 + |b|) along its
+/// unit normal (b the violated bound, |b| / ||a|| for a row), up to the rounding of a'x; stationarity
+/// within stationarity_tolerance (1 + the magnitude of its terms), up to its own rounding; no
+/// multiplier of the wrong sign; signs matching the reported active set. With `tight`, also a
+/// small stationarity relative to the data (for well-conditioned problems).
 template <typename Scalar, typename Solver>
 void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
   const auto& r = solver.result();
@@ -45,21 +48,21 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
                   "negative or NaN residual");
   CLAW_FUZZ_CHECK(res.dual == 0, "a multiplier of the wrong sign (dual residual)");
   const Scalar eps = std::numeric_limits<Scalar>::epsilon();
-  const Scalar x_norm = r.x.cwiseAbs().maxCoeff();
-  // The comparisons below round too: tol and tol * ||a|| carry a few eps of it (with
-  // infeasibility_tolerance = 1, a row missed by exactly tol in exact arithmetic came out 1 ulp over).
-  const Scalar tol = solver.settings().infeasibility_tolerance * (Scalar(1) + x_norm) * (Scalar(1) + Scalar(4) * eps);
-  // Primal: each constraint within tol along its unit normal (plus the rounding of a'x).
+  // The comparisons below round too: t carries a few eps of it.
+  const Scalar t = solver.settings().infeasibility_tolerance * (Scalar(1) + Scalar(4) * eps);
+  const auto allowed = [t](Scalar bound, Scalar norm) { return t * (norm + std::fabs(bound)); };
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Scalar violation = std::max(p.lb(i) - r.x(i), r.x(i) - p.ub(i));
-    CLAW_FUZZ_CHECK(!(violation > tol), "Ok point violates a simple bound beyond the tolerance");
+    CLAW_FUZZ_CHECK(!(p.lb(i) - r.x(i) > allowed(p.lb(i), Scalar(1))) &&
+                        !(r.x(i) - p.ub(i) > allowed(p.ub(i), Scalar(1))),
+                    "Ok point violates a simple bound beyond the tolerance");
   }
   for (Eigen::Index i = 0; i < m; ++i) {
     const Scalar norm = p.a.row(i).norm();
     const Scalar ax = p.a.row(i).dot(r.x);
-    const Scalar rounding = Scalar(4 * n) * eps * (p.a.row(i).cwiseAbs().dot(r.x.cwiseAbs()));
-    const Scalar violation = std::max(p.lba(i) - ax, ax - p.uba(i));
-    CLAW_FUZZ_CHECK(!(violation > tol * (norm > 0 ? norm : Scalar(1)) + rounding),
+    const Scalar rounding = Scalar(4 * (n + 1)) * eps * (p.a.row(i).cwiseAbs().dot(r.x.cwiseAbs()));
+    const Scalar w = norm > 0 ? norm : Scalar(1);
+    CLAW_FUZZ_CHECK(!(p.lba(i) - ax > allowed(p.lba(i), w) + rounding) &&
+                        !(ax - p.uba(i) > allowed(p.uba(i), w) + rounding),
                     "Ok point violates a row beyond the tolerance");
   }
   // Signs against the active set: 0 when inactive, >= 0 at a lower bound, <= 0 at an upper one.
@@ -75,7 +78,6 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
     CLAW_FUZZ_CHECK(sign_ok(r.active_set.bound(i), r.bound_multipliers(i)), "bound multiplier sign");
   for (Eigen::Index i = 0; i < m; ++i)
     CLAW_FUZZ_CHECK(sign_ok(r.active_set.constraint(i), r.constraint_multipliers(i)), "row multiplier sign");
-  if (!tight) return;
   using Long = long double;
   Eigen::Matrix<Long, claw::Dynamic, 1, 0, kMaxN, 1> s(n);
   Long scale = 0;
@@ -93,8 +95,23 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
     s(i) = acc;
     scale = std::max(scale, mag);
   }
+  const Long stated = Long(solver.settings().stationarity_tolerance) + Long(4 * (n + m + 1)) * Long(eps);
+  CLAW_FUZZ_CHECK(s.cwiseAbs().maxCoeff() <= stated * (1 + scale), "stationarity beyond the verified limit");
+  if (!tight) return;
   const Long rel = sizeof(Scalar) == 8 ? 1e-9L : 1e-3L;
   CLAW_FUZZ_CHECK(s.cwiseAbs().maxCoeff() <= rel * (1 + scale), "stationarity residual too large");
+}
+
+/// Checks what an Infeasible result promises: its certificate, re-checked in long double from the
+/// problem and constraint_multipliers alone (tests/support/qp_certificate.hpp).
+template <typename Scalar, typename Solver>
+void check_infeasible(const Problem<Scalar>& p, const Solver& solver) {
+  const auto& r = solver.result();
+  const Eigen::Matrix<long double, claw::Dynamic, 1, 0, kMaxM, 1> y =
+      r.constraint_multipliers.template cast<long double>();
+  CLAW_FUZZ_CHECK(claw_test::qp_certificate_margin<Scalar>(p.a, p.lb, p.ub, p.lba, p.uba, y,
+                                                           double(solver.settings().infeasibility_tolerance)) > 0,
+                  "Infeasible without a certificate that re-checks");
 }
 
 /// True when every set of at most n constraint normals (the n unit vectors of the bounds and the m
@@ -204,6 +221,7 @@ void run(FuzzInput& in) {
         check_ok(p, solver, false);
         last_ok_x = r.x;
       } else {
+        if (r.status == Status::Infeasible) check_infeasible(p, solver);
         CLAW_FUZZ_CHECK(claw_fuzz::same_bits(r.x, x_before) && claw_fuzz::same_bits(r.x, last_ok_x),
                         "a failed solve changed x");
         CLAW_FUZZ_CHECK(std::isinf(r.residuals.primal), "a failed solve reported residuals");
@@ -286,6 +304,8 @@ void run(FuzzInput& in) {
     if (!decidable) {
       if (c.status == Status::Ok) check_ok(p, cold, false);
       if (r.status == Status::Ok) check_ok(p, solver, false);
+      if (c.status == Status::Infeasible) check_infeasible(p, cold);
+      if (r.status == Status::Infeasible) check_infeasible(p, solver);
       continue;
     }
     CLAW_FUZZ_CHECK(c.status == Status::Ok, "a feasible well-conditioned QP was not solved (cold)");

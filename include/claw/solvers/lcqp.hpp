@@ -1049,12 +1049,10 @@ class LcqpSolver {
   /// ||Qx + g - A'lambda - mu||_inf <= eps^(1/4) max(1, ||Qx + g||_inf): one branch and bound can
   /// take as the node's bound. After a pass through a nearly dependent working set the QP can
   /// answer Ok at a vertex that is not the minimiser (residuals of 8 to 768 beside gradients of
-  /// 50, objectives 10% to 8x too high): such a node bound pruned the optimum. (With
-  /// QpSettings::compute_residuals off, every Ok answer counts as settled.)
+  /// 50, objectives 10% to 8x too high): such a node bound pruned the optimum.
   template <typename DG>
   bool settled(const Problem& p, const Eigen::MatrixBase<DG>& g, const typename Qp::Result& r) noexcept {
     if (r.status != Status::Ok) return false;
-    if (!settings_.qp.compute_residuals) return true;
     gradient_.noalias() = p.Q * r.x;
     gradient_ += g;
     const Scalar scale = detail::max_of(Scalar(1), gradient_.template lpNorm<Eigen::Infinity>());

@@ -1,0 +1,49 @@
+// claw/solvers/detail/numerics.hpp: every rounding allowance the solvers use, named, each with its
+// one-line derivation; docs/numerics.md states the model these belong to.
+#pragma once
+
+#include <Eigen/Core>
+#include <limits>
+
+namespace claw {
+namespace detail {
+
+/// Machine epsilon of Scalar (twice the unit roundoff u).
+template <typename Scalar>
+constexpr Scalar machine_epsilon() noexcept {
+  return std::numeric_limits<Scalar>::epsilon();
+}
+
+/// Rounding of a length-k dot product: |fl(a'x) - a'x| <= gamma_k |a|'|x| with gamma_k = k u / (1 - k u)
+/// <= k eps for k eps < 1 (Higham, Accuracy and Stability, 3.1); `magnitude` is |a|'|x|.
+template <typename Scalar>
+Scalar dot_rounding(Eigen::Index k, Scalar magnitude) noexcept {
+  return static_cast<Scalar>(k + 1) * machine_epsilon<Scalar>() * magnitude;
+}
+
+/// Rounding of a quantity computed through the working-set factors J, R of condition kappa
+/// (kappa >= 1, see the solver's working_set_condition): the solves with R and the products with
+/// J lose about eps kappa relative; 16 covers the few operations chained (x, u, L^-1 n).
+template <typename Scalar>
+Scalar working_set_rounding(Scalar kappa) noexcept {
+  return Scalar(16) * machine_epsilon<Scalar>() * kappa;
+}
+
+/// Rounding of a_i'x for a row of n entries, as the iteration measures it: 8 n eps |a_i|'|x|
+/// (dot_rounding with a margin for x itself carrying a few roundings).
+template <typename Scalar>
+Scalar row_value_rounding(Eigen::Index n, Scalar magnitude) noexcept {
+  return Scalar(8) * static_cast<Scalar>(n) * machine_epsilon<Scalar>() * magnitude;
+}
+
+/// Smallest pivot a Cholesky factorisation of an n x n matrix with largest diagonal d accepts:
+/// n eps d (below it the pivot is rounding of the eliminations before it), and at least the smallest
+/// normal number (a subnormal pivot has lost its precision).
+template <typename Scalar>
+Scalar cholesky_pivot_floor(Eigen::Index n, Scalar max_diagonal) noexcept {
+  const Scalar relative = static_cast<Scalar>(n) * machine_epsilon<Scalar>() * max_diagonal;
+  return relative > std::numeric_limits<Scalar>::min() ? relative : std::numeric_limits<Scalar>::min();
+}
+
+}  // namespace detail
+}  // namespace claw

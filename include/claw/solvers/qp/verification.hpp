@@ -1,0 +1,145 @@
+// claw/solvers/qp/verification.hpp: the checks that decide a QP answer's status, on the unscaled
+// problem: check_qp_answer (Ok) and check_qp_certificate (Infeasible). Plain loops, no allocation.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+
+#include "claw/core/types.hpp"
+#include "claw/solvers/detail/numerics.hpp"
+#include "claw/solvers/qp/types.hpp"
+
+namespace claw {
+
+/// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
+///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
+/// (Q symmetric: column j of Q is used as its row; inv_row_norm_i = 1 / ||a_i||, 1 for a zero row)
+/// and the stationarity limit (QpResiduals), and returns whether the answer passes:
+/// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
+/// stationarity <= stationarity_limit, dual == 0, all finite.
+/// O(n^2 + m n).
+template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU, typename DLA,
+          typename DUA, typename DX, typename DMU, typename DLAM>
+bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
+                     const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& inv_row_norm,
+                     const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
+                     const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
+                     const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DMU>& mu,
+                     const Eigen::MatrixBase<DLAM>& lambda, typename DG::Scalar infeasibility_tolerance,
+                     typename DG::Scalar stationarity_tolerance,
+                     QpResiduals<typename DG::Scalar>& out) noexcept {
+  using Scalar = typename DG::Scalar;
+  using Index = Eigen::Index;
+  const Index n = x.size(), m = lambda.size();
+  out.primal = out.stationarity = out.dual = out.complementarity = Scalar(0);
+  // Stationarity, column by column: (Q x + g - A' lambda - mu)_j and the magnitude of its terms.
+  Scalar terms = Scalar(0);
+  for (Index j = 0; j < n; ++j) {
+    Scalar qx = Scalar(0), qx_abs = Scalar(0), alam = Scalar(0), alam_abs = Scalar(0);
+    for (Index k = 0; k < n; ++k) {
+      qx += q.coeff(k, j) * x.coeff(k);
+      qx_abs += std::fabs(q.coeff(k, j) * x.coeff(k));
+    }
+    for (Index i = 0; i < m; ++i) {
+      alam += a.coeff(i, j) * lambda.coeff(i);
+      alam_abs += std::fabs(a.coeff(i, j) * lambda.coeff(i));
+    }
+    const Scalar r = std::fabs(qx + g.coeff(j) - alam - mu.coeff(j));
+    out.stationarity = r > out.stationarity || r != r ? r : out.stationarity;
+    for (Scalar t : {qx_abs, std::fabs(g.coeff(j)), alam_abs, std::fabs(mu.coeff(j))})
+      terms = t > terms || t != t ? t : terms;
+  }
+  out.stationarity_limit = stationarity_tolerance * (Scalar(1) + terms);
+  // Primal violation, multiplier signs and complementarity, constraint by constraint (c < n: the
+  // bound on x_c; else row c - n), distances along unit normals.
+  bool finite = true;
+  for (Index c = 0; c < n + m; ++c) {
+    const bool bound = c < n;
+    const Index i = bound ? c : c - n;
+    Scalar v = Scalar(0);
+    if (bound) v = x.coeff(i);
+    else
+      for (Index k = 0; k < n; ++k) v += a.coeff(i, k) * x.coeff(k);
+    const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
+    const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
+    const Scalar w = bound ? Scalar(1) : inv_row_norm.coeff(i);
+    const Scalar multiplier = bound ? mu.coeff(i) : lambda.coeff(i);
+    finite = finite && std::isfinite(v) && std::isfinite(multiplier);
+    // Distances along the unit normal, relative to 1 + |bound| along it (the bound they refer to).
+    const Scalar below = (lo - v) * w / (Scalar(1) + std::fabs(lo) * w);
+    const Scalar above = (v - hi) * w / (Scalar(1) + std::fabs(hi) * w);
+    out.primal = std::fmax(out.primal, std::fmax(below, above));
+    if (multiplier > Scalar(0)) {
+      if (!(lo > -infinity<Scalar>())) out.dual = std::fmax(out.dual, multiplier);
+      else out.complementarity = std::fmax(out.complementarity, std::fabs(below));
+    } else if (multiplier < Scalar(0)) {
+      if (!(hi < infinity<Scalar>())) out.dual = std::fmax(out.dual, -multiplier);
+      else out.complementarity = std::fmax(out.complementarity, std::fabs(above));
+    }
+  }
+  return finite && out.primal <= infeasibility_tolerance && out.complementarity <= infeasibility_tolerance &&
+         out.stationarity <= out.stationarity_limit && out.dual == Scalar(0);
+}
+
+/// Checks a Farkas certificate of infeasibility y (one multiplier per row of A) for the
+/// constraints lbA <= A x <= ubA, lb <= x <= ub, as QpResult states it for Status::Infeasible.
+/// With t = infeasibility_tolerance, X = t / eps, v = A'y, b_i = lbA_i (y_i > 0) or ubA_i
+/// (y_i < 0), and c_j the end of [lb_j, ub_j] clipped to [-X, X] that v_j points to (ub_j side for
+/// v_j > 0; the clip never crosses the other end):
+///   y_i > 0 only where lbA_i is finite, y_i < 0 only where ubA_i is finite, and
+///   gap = sum_i y_i b_i - sum_j v_j c_j  >  band + rounding,
+///   band = sum_i |y_i| t (||a_i|| + |b_i|) + sum_j |v_j| t (1 + |c_j|),
+/// rounding = detail::dot_rounding over the terms of both sums. Every x of the box with
+/// ||x||_inf <= X has y'Ax = v'x <= sum_j v_j c_j (+ the box part of band when x's bounds are
+/// violated within the Ok tolerance); every x whose rows are violated by at most the Ok tolerance
+/// (t (1 + |b|) along the unit normal) has y'Ax >= sum_i y_i b_i - (the row part of band): no
+/// point of the box with ||x||_inf <= X satisfies the constraints within
+/// the Ok tolerance. (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and
+/// A'y's rounding times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v into `mu` and returns whether the certificate
+/// proves infeasibility. O(m n).
+template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA,
+          typename DY, typename DMU>
+bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& inv_row_norm,
+                          const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
+                          const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
+                          const Eigen::MatrixBase<DY>& y, Eigen::MatrixBase<DMU>& mu,
+                          typename DL::Scalar infeasibility_tolerance) noexcept {
+  using Scalar = typename DL::Scalar;
+  using Index = Eigen::Index;
+  const Index n = lb.size(), m = y.size();
+  const Scalar t = infeasibility_tolerance;
+  Scalar gap = Scalar(0), magnitude = Scalar(0), band = Scalar(0);
+  for (Index i = 0; i < m; ++i) {
+    const Scalar yi = y.coeff(i);
+    if (yi == Scalar(0)) continue;
+    const Scalar side = yi > Scalar(0) ? lba.coeff(i) : uba.coeff(i);
+    if (!std::isfinite(side) || !std::isfinite(yi)) return false;
+    gap += yi * side;
+    magnitude += std::fabs(yi * side);
+    // A zero row (inv_row_norm 1 by convention) has the exact value 0 and ||a_i|| = 0.
+    bool zero_row = true;
+    for (Index j = 0; j < n && zero_row; ++j) zero_row = a.coeff(i, j) == Scalar(0);
+    const Scalar row_norm = zero_row ? Scalar(0) : Scalar(1) / inv_row_norm.coeff(i);
+    band += std::fabs(yi) * t * (row_norm + std::fabs(side));
+  }
+  const Scalar reach = t / detail::machine_epsilon<Scalar>();
+  for (Index j = 0; j < n; ++j) {
+    Scalar v = Scalar(0), v_abs = Scalar(0);  // v_j and the magnitude of its terms
+    for (Index i = 0; i < m; ++i) {
+      v += a.coeff(i, j) * y.coeff(i);
+      v_abs += std::fabs(a.coeff(i, j) * y.coeff(i));
+    }
+    mu.coeffRef(j) = -v;
+    if (v == Scalar(0)) continue;
+    const Scalar lo = lb.coeff(j), hi = ub.coeff(j);
+    const Scalar side = v > Scalar(0) ? std::fmin(hi, std::fmax(reach, lo))
+                                      : std::fmax(lo, std::fmin(-reach, hi));
+    gap -= v * side;
+    magnitude += v_abs * std::fabs(side);  // covers v_j's own rounding times |c_j|
+    band += std::fabs(v) * t * (Scalar(1) + std::fabs(side));
+  }
+  const Scalar rounding = detail::dot_rounding<Scalar>(m + n, magnitude);
+  return std::isfinite(gap) && std::isfinite(band) && gap > band + rounding;
+}
+
+}  // namespace claw
