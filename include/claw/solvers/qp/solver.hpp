@@ -306,8 +306,7 @@ class QpSolver {
     write_active_set();
     if (status == Status::Ok) {
       result_.x = x_;
-      work_.noalias() = q_ * x_;
-      result_.objective = Scalar(0.5) * x_.dot(work_) + g_.dot(x_);
+      result_.objective = objective_;
     } else {
       result_.residuals = QpResiduals<Scalar>{};
       if (status != Status::Infeasible) {
@@ -331,7 +330,7 @@ class QpSolver {
     QpResiduals<Scalar>& res = result_.residuals;
     if (check_qp_answer(q_, g_, a_, inv_norm_, lb_, ub_, lba_, uba_, x_, result_.bound_multipliers,
                         result_.constraint_multipliers, settings_.infeasibility_tolerance,
-                        settings_.stationarity_tolerance, res))
+                        settings_.stationarity_tolerance, res, objective_))
       return Status::Ok;
     const bool finite = std::isfinite(res.primal) && std::isfinite(res.stationarity) &&
                         std::isfinite(res.stationarity_limit);
@@ -949,6 +948,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1> w_equality_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> refresh_dropped_;  // this solve
+  Scalar objective_ = Scalar(0);  // of the last candidate checked
   Index q_size_ = 0;
   Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
   bool has_hessian_ = false;
