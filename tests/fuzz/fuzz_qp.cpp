@@ -84,9 +84,10 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
   for (Eigen::Index i = 0; i < n; ++i) {
     Long acc = Long(p.g(i)) - Long(r.bound_multipliers(i));
     Long mag = std::fabs(Long(p.g(i))) + std::fabs(Long(r.bound_multipliers(i)));
-    for (Eigen::Index k = 0; k < n; ++k) {
-      acc += Long(p.q(i, k)) * Long(r.x(k));
-      mag += std::fabs(Long(p.q(i, k)) * Long(r.x(k)));
+    for (Eigen::Index k = 0; k < n; ++k) {  // the symmetric part of Q, the one the solver uses
+      const Long qik = (Long(p.q(i, k)) + Long(p.q(k, i))) / 2;
+      acc += qik * Long(r.x(k));
+      mag += std::fabs(qik * Long(r.x(k)));
     }
     for (Eigen::Index k = 0; k < m; ++k) {
       acc -= Long(p.a(k, i)) * Long(r.constraint_multipliers(k));

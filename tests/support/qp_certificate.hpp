@@ -1,5 +1,6 @@
 // tests/support/qp_certificate.hpp: an independent re-check, in long double, of what a QpResult
-// claims: the Farkas certificate of an Infeasible answer and the residuals of an Ok one.
+// claims: the Farkas certificate of an Infeasible answer (qp_certificate_margin) and the residuals of
+// an Ok one (qp_answer_excess).
 #pragma once
 
 #include <Eigen/Core>
@@ -45,6 +46,61 @@ long double qp_certificate_margin(const Eigen::MatrixBase<DA>& a, const Eigen::M
     band += std::fabs(v) * t * (1 + std::fabs(c));
   }
   return gap - band;
+}
+
+/// How far an Ok answer (x, mu = bound_multipliers, lambda = constraint_multipliers) is from what
+/// QpResult promises, in long double from the problem alone: the largest of (relative violation of a
+/// bound or row along its unit normal) / t, (stationarity / its limit s (1 + S)), and the same
+/// relative distance / t for each constraint with a nonzero multiplier; +inf for a multiplier of the
+/// wrong sign. <= 1 (up to the solver's own rounding) when the promise holds.
+template <typename DQ, typename DG, typename DA, typename DB, typename DR, typename DX, typename DM, typename DL>
+long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
+                             const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DB>& lb,
+                             const Eigen::MatrixBase<DB>& ub, const Eigen::MatrixBase<DR>& lba,
+                             const Eigen::MatrixBase<DR>& uba, const Eigen::MatrixBase<DX>& x,
+                             const Eigen::MatrixBase<DM>& mu, const Eigen::MatrixBase<DL>& lambda,
+                             double infeasibility_tolerance, double stationarity_tolerance) {
+  using L = long double;
+  const Eigen::Index n = x.size(), m = lambda.size();
+  const L t = infeasibility_tolerance;
+  L excess = 0, stationarity = 0, scale = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    L r = L(g(j)) - L(mu(j)), magnitude = std::fabs(L(g(j))) + std::fabs(L(mu(j)));
+    for (Eigen::Index k = 0; k < n; ++k) {
+      r += L(q(k, j)) * L(x(k));
+      magnitude += std::fabs(L(q(k, j)) * L(x(k)));
+    }
+    for (Eigen::Index i = 0; i < m; ++i) {
+      r -= L(a(i, j)) * L(lambda(i));
+      magnitude += std::fabs(L(a(i, j)) * L(lambda(i)));
+    }
+    stationarity = std::fmax(stationarity, std::fabs(r));
+    scale = std::fmax(scale, magnitude);
+  }
+  excess = stationarity / (L(stationarity_tolerance) * (1 + scale));
+  for (Eigen::Index c = 0; c < n + m; ++c) {
+    const bool bound = c < n;
+    const Eigen::Index i = bound ? c : c - n;
+    L v = 0, norm2 = 0;
+    if (bound) {
+      v = L(x(i));
+      norm2 = 1;
+    } else {
+      for (Eigen::Index k = 0; k < n; ++k) {
+        v += L(a(i, k)) * L(x(k));
+        norm2 += L(a(i, k)) * L(a(i, k));
+      }
+    }
+    const L w = norm2 > 0 ? 1 / std::sqrt(norm2) : L(1);
+    const L lo = bound ? L(lb(i)) : L(lba(i)), hi = bound ? L(ub(i)) : L(uba(i));
+    const L below = std::isfinite(lo) ? (lo - v) * w / (1 + std::fabs(lo) * w) : L(0);
+    const L above = std::isfinite(hi) ? (v - hi) * w / (1 + std::fabs(hi) * w) : L(0);
+    excess = std::fmax(excess, std::fmax(below, above) / t);
+    const L multiplier = bound ? L(mu(i)) : L(lambda(i));
+    if (multiplier > 0) excess = std::isfinite(lo) ? std::fmax(excess, std::fabs(below) / t) : INFINITY;
+    if (multiplier < 0) excess = std::isfinite(hi) ? std::fmax(excess, std::fabs(above) / t) : INFINITY;
+  }
+  return excess;
 }
 
 }  // namespace claw_test

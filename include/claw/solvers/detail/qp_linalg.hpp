@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "claw/solvers/detail/numerics.hpp"
+
 namespace claw {
 namespace detail {
 
@@ -21,12 +23,7 @@ bool cholesky_lower_in_place(MatrixType& a, Eigen::Index n) noexcept {
   Scalar max_diagonal = Scalar(0);
   for (Eigen::Index i = 0; i < n; ++i)
     max_diagonal = a.coeff(i, i) > max_diagonal ? a.coeff(i, i) : max_diagonal;
-  // Also above the smallest normal number: a subnormal pivot has lost its precision and the
-  // solves through it overflow.
-  const Scalar relative =
-      static_cast<Scalar>(n) * std::numeric_limits<Scalar>::epsilon() * max_diagonal;
-  const Scalar threshold = relative > std::numeric_limits<Scalar>::min() ? relative
-                                                                         : std::numeric_limits<Scalar>::min();
+  const Scalar threshold = cholesky_pivot_floor(n, max_diagonal);
   for (Eigen::Index j = 0; j < n; ++j) {
     Scalar pivot = a.coeff(j, j);
     for (Eigen::Index k = 0; k < j; ++k) pivot -= a.coeff(j, k) * a.coeff(j, k);

@@ -47,10 +47,8 @@ namespace claw {
 /// the QP with W0 held as equalities; while an inequality of W0 has a negative multiplier, the most
 /// negative one is dropped (one iteration each). The Goldfarb-Idnani iteration then runs from there.
 /// The answer is the same as a cold solve's (the minimiser is unique); only the path is shorter when
-/// the guess is close to the final active set. Up to rounding: a path through a nearly dependent
-/// working set (kappa ~ 1e9) has ended Infeasible on a QP that the cold solve answered Ok, a
-/// constraint in W's span violated by x's rounding; a caller that cannot afford such a verdict
-/// repeats a failed warm solve cold (LcqpSolver does). When `guess` equals this solver's last
+/// the guess is close to the final active set. A warm solve that ends without a verified answer
+/// (IllConditioned) is repeated cold within the same call. When `guess` equals this solver's last
 /// result().active_set and neither set_hessian() nor set_constraints() was called since, the last
 /// factorisation is reused as is (inequalities whose bound became infinite leave W, rows that
 /// became equalities join it, released equalities stay in W on their finite side until their
@@ -398,13 +396,11 @@ class QpSolver {
   /// is W's own conditioning, kappa = max_k ||R(0..k, k)|| / |R_kk| (one over the smallest sine
   /// with which a member of W joined the members before it; column k of R is J' n_k, so this holds
   /// after removals too). The complement basis J2 is computed to about eps kappa: a smaller ||d2||
-  /// is W's rounding, not a new direction (three rows spanning a plane, two of them 1.6e-5 apart in
-  /// angle, gave sine 3.4e-12 > 1000 eps for the third, and x over the singular W came out of
-  /// rounding: a feasible QP ended Infeasible). Not dependence_tolerance * kappa: LCQP instances of
-  /// the general set join rows at sines of 4e-8 with kappa 6e5, real directions that this would
-  /// drop. Dependent: sine <= the larger allowance; ByOneAllowance when the sine also exceeds the
-  /// smaller one (W leaves room for a new direction, so a miss of such a constraint proves
-  /// nothing), ByBoth otherwise.
+  /// is W's rounding, not a new direction. (The product dependence_tolerance * kappa would be too
+  /// wide: it drops real directions of moderately conditioned working sets; docs/numerics.md.)
+  /// Dependent: sine <= the larger allowance; ByOneAllowance when the sine also exceeds the
+  /// smaller one, ByBoth otherwise (both steer the set-aside; a miss beyond the threshold goes to
+  /// infeasibility_verdict either way, whose certificate check decides).
   enum class Dependence : std::uint8_t { Independent, ByOneAllowance, ByBoth };
   Dependence dependence(Index end, Scalar& d2_norm2) const noexcept {
     d2_norm2 = Scalar(0);
@@ -602,8 +598,7 @@ class QpSolver {
     solve_r(work2_, u_);
     // One step of iterative refinement of x on W's rows (O(n q)): with res_k = b_k - sign_k n_k'x,
     // R' dv = res and x += J1 dv (J2 is orthogonal to W's normals, so x's other part is unchanged).
-    // Over an ill-conditioned W (kappa ~ 3e7) the first x missed a tight row by 1e-7, more than the
-    // infeasibility threshold: the QP said Infeasible at its first point.
+    // It brings W's residual from eps kappa^2 down to about eps kappa (one step suffices).
     for (Index j = 0; j < q; ++j) {
       const Scalar n_x = value_at_x(w_index_.coeff(j));
       work2_.coeffRef(j) = rhs(j) - (w_sign_.coeff(j) > 0 ? n_x : -n_x);
@@ -667,10 +662,8 @@ class QpSolver {
   }
 
   /// x_ and u_ afresh from W (compute_primal_dual) once steps have been taken. The steps kept
-  /// every inequality multiplier >= 0, but they carry rounding: about eps kappa |u| at a float
-  /// vertex (-0.16 beside multipliers of 64, kappa ~1e4), and far more where W passed through a
-  /// nearly dependent set (multipliers of 1e20 cancelling: the fresh ones came out -100 at a
-  /// vertex that was not the optimum). A fresh multiplier below -16 eps kappa max|u| is real: its
+  /// every inequality multiplier >= 0, but they carry rounding: about eps kappa |u|, and more
+  /// where W passed through a nearly dependent set (large multipliers cancelling). A fresh multiplier below -16 eps kappa max|u| is real: its
   /// constraint leaves W (one iteration, as in a warm start) and x_, u_ are computed again; one
   /// within that rounding is set to 0. A constraint leaves this way once per solve: back in W
   /// (a vertex that is feasible only within the tolerance: dropped, violated, added, negative
@@ -765,9 +758,7 @@ class QpSolver {
         if (fresh) return held_out_status();
         // Solved up to the rounding the steps accumulated: restart from the fresh minimiser over
         // W (O(n^2)), which must pass the test as well. Constraints set aside at the stepped x come
-        // back: their miss was judged there. (Float, g = -8.5e37: steps of 1e37 cancelled to
-        // x = (0, 0), where a row missed by 4.6e-5 along its normal was set aside; the fresh x was
-        // (0.38, 6e-7), the row missed by 0.38, and the answer was Ok.)
+        // back: their miss was judged at a point that carried the steps' rounding.
         bool dropped = false;
         if (!refresh_from_working_set(iterations, dropped)) return Status::MaxIterations;
         restore_set_aside();
@@ -795,15 +786,14 @@ class QpSolver {
         }
         // A dependent p whose miss is within infeasibility_tolerance is headed for the set-aside
         // below (x does not move in its dual step, so the miss is known now). On that path an r_k
-        // within r's rounding, 16 eps kappa max|r|, is 0 in exact arithmetic and blocks nothing.
-        // Taken as a block, it cycled: in float, p's normal was exactly minus a row of W, and
-        // r_k = 3e-6 (rounding 1.5e-4) dropped a row that the refresh after setting p aside found
-        // violated and added again, 1000 times. A miss beyond the tolerance keeps every positive
-        // r_k as a block: the drops lead to a proof of infeasibility, IllConditioned or room for p.
+        // within r's rounding, 16 eps kappa max|r|, is 0 in exact arithmetic and blocks nothing
+        // (as a block it would drop a member that the refresh then finds violated again: a cycle).
+        // A miss beyond the tolerance keeps every positive r_k as a block: the drops lead to room
+        // for p or to infeasibility_verdict.
         const bool headed_for_set_aside =
             is_dependent && !(-s * inv_norm(p) > threshold(settings_.infeasibility_tolerance));
-        const Scalar r_rounding = headed_for_set_aside ? detail::working_set_rounding(working_set_condition()) * r_largest
-                                                       : Scalar(0);
+        const Scalar r_rounding =
+            headed_for_set_aside ? detail::working_set_rounding(working_set_condition()) * r_largest : Scalar(0);
         Scalar t_dual = infinity<Scalar>();
         Index blocking = -1;
         for (Index k = 0; k < q_size_; ++k) {
@@ -845,8 +835,8 @@ class QpSolver {
             u_.coeffRef(k) = uk;
           }
           // A normal in the span of W's equalities alone stays dependent while they are in W,
-          // that is for the rest of the solve: set aside for good (3), checked at the answer.
-          // Brought back with every change of W instead, it cycled: added, dropped, set aside.
+          // that is for the rest of the solve: set aside for good (3), checked at the answer
+          // (bringing it back with every change of W would only repeat add, drop, set aside).
           const bool implied = !(r_inequalities > settings_.dependence_tolerance * r_largest);
           in_w_.coeffRef(p) = implied ? 3 : 2;
           if (!implied) ++set_aside_;

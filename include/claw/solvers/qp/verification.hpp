@@ -73,8 +73,9 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
     const Scalar multiplier = bound ? mu.coeff(i) : lambda.coeff(i);
     finite = finite && std::isfinite(v) && std::isfinite(multiplier);
     // Distances along the unit normal, relative to 1 + |bound| along it (the bound they refer to).
-    const Scalar below = (lo - v) * w / (Scalar(1) + std::fabs(lo) * w);
-    const Scalar above = (v - hi) * w / (Scalar(1) + std::fabs(hi) * w);
+    // An infinite side is never violated (its ratio would be inf / inf).
+    const Scalar below = lo > -infinity<Scalar>() ? (lo - v) * w / (Scalar(1) + std::fabs(lo) * w) : Scalar(0);
+    const Scalar above = hi < infinity<Scalar>() ? (v - hi) * w / (Scalar(1) + std::fabs(hi) * w) : Scalar(0);
     out.primal = std::fmax(out.primal, std::fmax(below, above));
     if (multiplier > Scalar(0)) {
       if (!(lo > -infinity<Scalar>())) out.dual = std::fmax(out.dual, multiplier);
