@@ -547,7 +547,10 @@ TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only 
   REQUIRE(qp.set_constraints(a) == Status::Ok);
   const auto& first = qp.solve(g, Eigen::Matrix<float, 1, 1>(0.42629134654998779f), Eigen::Matrix<float, 1, 1>(0.5f),
                                Eigen::Matrix<float, 1, 1>(4.2745101382024586e-05f), Eigen::Matrix<float, 1, 1>(0.5f));
-  REQUIRE(first.status == Status::Ok);  // the zero row misses [4.3e-5, 0.5] by less than itol (1 + ||x||)
+  // The zero row's value 0 misses [4.3e-5, 0.5]: infeasible, relative violation 1 (once within the
+  // former threshold itol (1 + ||x||) and answered Ok); the certificate is that row alone.
+  REQUIRE(first.status == Status::Infeasible);
+  CHECK(first.constraint_multipliers(0) > 0.0f);
   const auto guess = first.active_set;
   const auto& r = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f), Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
                            Eigen::Matrix<float, 1, 1>(-1.0f), Eigen::Matrix<float, 1, 1>(-1.0f), guess);

@@ -91,10 +91,12 @@ long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::Matrix
         norm2 += L(a(i, k)) * L(a(i, k));
       }
     }
-    const L w = norm2 > 0 ? 1 / std::sqrt(norm2) : L(1);
+    const L norm = std::sqrt(norm2);
     const L lo = bound ? L(lb(i)) : L(lba(i)), hi = bound ? L(ub(i)) : L(uba(i));
-    const L below = std::isfinite(lo) ? (lo - v) * w / (1 + std::fabs(lo) * w) : L(0);
-    const L above = std::isfinite(hi) ? (v - hi) * w / (1 + std::fabs(hi) * w) : L(0);
+    // (b - a'x) / (||a|| + |b|): along the unit normal, relative to 1 + |b| along it.
+    const auto relative = [norm](L miss, L b) { return norm + std::fabs(b) > 0 ? miss / (norm + std::fabs(b)) : miss; };
+    const L below = std::isfinite(lo) ? relative(lo - v, lo) : L(0);
+    const L above = std::isfinite(hi) ? relative(v - hi, hi) : L(0);
     excess = std::fmax(excess, std::fmax(below, above) / t);
     const L multiplier = bound ? L(mu(i)) : L(lambda(i));
     if (multiplier > 0) excess = std::isfinite(lo) ? std::fmax(excess, std::fabs(below) / t) : INFINITY;

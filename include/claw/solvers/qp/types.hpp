@@ -79,8 +79,8 @@ struct QpActiveSet {
 template <typename Scalar>
 struct QpResiduals {
   /// Largest relative violation: over every bound and row, its violation along the unit normal
-  /// divided by 1 + |the violated bound| along it: (lbA_i - a_i'x) / (||a_i|| + |lbA_i|),
-  /// (x_j - ub_j) / (1 + |ub_j|), ... (a zero row: (lbA_i - 0) / (1 + |lbA_i|)).
+  /// relative to 1 + |the violated bound| along it: (lbA_i - a_i'x) / (||a_i|| + |lbA_i|),
+  /// (x_j - ub_j) / (1 + |ub_j|), ... (a violated zero row: 1).
   Scalar primal = infinity<Scalar>();
   /// ||Q x + g - A' lambda - mu||_inf (lambda, mu: QpResult multipliers).
   Scalar stationarity = infinity<Scalar>();

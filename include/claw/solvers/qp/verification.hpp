@@ -11,18 +11,34 @@
 
 namespace claw {
 
+/// ||a_i||_2 of row i of A, scaled by its largest entry so that no square underflows or overflows
+/// (a row of subnormal entries keeps its norm). O(n).
+template <typename DA>
+typename DA::Scalar qp_row_norm(const Eigen::MatrixBase<DA>& a, Eigen::Index i) noexcept {
+  using Scalar = typename DA::Scalar;
+  Scalar largest = Scalar(0);
+  for (Eigen::Index j = 0; j < a.cols(); ++j) largest = std::fmax(largest, std::fabs(a.coeff(i, j)));
+  if (!(largest > Scalar(0))) return Scalar(0);
+  Scalar sum = Scalar(0);
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    const Scalar e = a.coeff(i, j) / largest;
+    sum += e * e;
+  }
+  return largest * std::sqrt(sum);
+}
+
 /// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
 ///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
-/// (Q symmetric: column j of Q is used as its row; inv_row_norm_i = 1 / ||a_i||, 1 for a zero row)
+/// (Q symmetric: column j of Q is used as its row)
 /// and the stationarity limit (QpResiduals), and returns whether the answer passes:
 /// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
 /// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
 /// 1/2 x'Qx + g'x (from the same products).
 /// O(n^2 + m n).
-template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU, typename DLA,
+template <typename DQ, typename DG, typename DA, typename DL, typename DU, typename DLA,
           typename DUA, typename DX, typename DMU, typename DLAM>
 bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
-                     const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& inv_row_norm,
+                     const Eigen::MatrixBase<DA>& a,
                      const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
                      const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
                      const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DMU>& mu,
@@ -69,13 +85,17 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
       for (Index k = 0; k < n; ++k) v += a.coeff(i, k) * x.coeff(k);
     const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
     const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
-    const Scalar w = bound ? Scalar(1) : inv_row_norm.coeff(i);
+    const Scalar norm = bound ? Scalar(1) : qp_row_norm(a, i);
     const Scalar multiplier = bound ? mu.coeff(i) : lambda.coeff(i);
     finite = finite && std::isfinite(v) && std::isfinite(multiplier);
-    // Distances along the unit normal, relative to 1 + |bound| along it (the bound they refer to).
-    // An infinite side is never violated (its ratio would be inf / inf).
-    const Scalar below = lo > -infinity<Scalar>() ? (lo - v) * w / (Scalar(1) + std::fabs(lo) * w) : Scalar(0);
-    const Scalar above = hi < infinity<Scalar>() ? (v - hi) * w / (Scalar(1) + std::fabs(hi) * w) : Scalar(0);
+    // Violation along the unit normal relative to 1 + |b| along it: (b - a'x) / (||a|| + |b|)
+    // (a zero row: b / |b|, i.e. 1 when violated). An infinite side is never violated.
+    const auto relative = [norm](Scalar miss, Scalar b) {
+      const Scalar scale = norm + std::fabs(b);
+      return scale > Scalar(0) ? miss / scale : miss;
+    };
+    const Scalar below = lo > -infinity<Scalar>() ? relative(lo - v, lo) : Scalar(0);
+    const Scalar above = hi < infinity<Scalar>() ? relative(v - hi, hi) : Scalar(0);
     out.primal = std::fmax(out.primal, std::fmax(below, above));
     if (multiplier > Scalar(0)) {
       if (!(lo > -infinity<Scalar>())) out.dual = std::fmax(out.dual, multiplier);
@@ -105,9 +125,8 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
 /// the Ok tolerance. (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and
 /// A'y's rounding times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v into `mu` and returns whether the certificate
 /// proves infeasibility. O(m n).
-template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA,
-          typename DY, typename DMU>
-bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& inv_row_norm,
+template <typename DA, typename DL, typename DU, typename DLA, typename DUA, typename DY, typename DMU>
+bool check_qp_certificate(const Eigen::MatrixBase<DA>& a,
                           const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
                           const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
                           const Eigen::MatrixBase<DY>& y, Eigen::MatrixBase<DMU>& mu,
@@ -124,10 +143,7 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
     if (!std::isfinite(side) || !std::isfinite(yi)) return false;
     gap += yi * side;
     magnitude += std::fabs(yi * side);
-    // A zero row (inv_row_norm 1 by convention) has the exact value 0 and ||a_i|| = 0.
-    bool zero_row = true;
-    for (Index j = 0; j < n && zero_row; ++j) zero_row = a.coeff(i, j) == Scalar(0);
-    const Scalar row_norm = zero_row ? Scalar(0) : Scalar(1) / inv_row_norm.coeff(i);
+    const Scalar row_norm = qp_row_norm(a, i);
     band += std::fabs(yi) * t * (row_norm + std::fabs(side));
   }
   const Scalar reach = t / detail::machine_epsilon<Scalar>();
