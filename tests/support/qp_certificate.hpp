@@ -63,13 +63,17 @@ long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::Matrix
   using L = long double;
   const Eigen::Index n = x.size(), m = lambda.size();
   const L t = infeasibility_tolerance;
-  L excess = 0, stationarity = 0, scale = 0;
+  L excess = 0, stationarity = 0, scale = 0, q_norm = 0, x_norm = 0;
   for (Eigen::Index j = 0; j < n; ++j) {
-    L r = L(g(j)) - L(mu(j)), magnitude = std::fabs(L(g(j))) + std::fabs(L(mu(j)));
-    for (Eigen::Index k = 0; k < n; ++k) {
-      r += L(q(k, j)) * L(x(k));
-      magnitude += std::fabs(L(q(k, j)) * L(x(k)));
-    }
+    L column = 0;
+    for (Eigen::Index k = 0; k < n; ++k) column += std::fabs(L(q(k, j)));
+    q_norm = std::fmax(q_norm, column);
+    x_norm = std::fmax(x_norm, std::fabs(L(x(j))));
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    // The magnitude bound of QpResiduals::stationarity_limit: ||Q||_1 ||x||_inf + |g_j| + ...
+    L r = L(g(j)) - L(mu(j)), magnitude = q_norm * x_norm + std::fabs(L(g(j))) + std::fabs(L(mu(j)));
+    for (Eigen::Index k = 0; k < n; ++k) r += L(q(k, j)) * L(x(k));
     for (Eigen::Index i = 0; i < m; ++i) {
       r -= L(a(i, j)) * L(lambda(i));
       magnitude += std::fabs(L(a(i, j)) * L(lambda(i)));

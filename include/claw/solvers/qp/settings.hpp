@@ -51,8 +51,8 @@ struct QpSettings {
   /// Finite, >= feasibility_tolerance (so >= eps).
   Scalar infeasibility_tolerance = default_qp_infeasibility_tolerance<Scalar>();
   /// The answer's stationarity tolerance: Ok needs ||Q x + g - A' lambda - mu||_inf <=
-  /// stationarity_tolerance (1 + S), S the largest magnitude of the terms it sums,
-  /// max_j (|Q_j|'|x| + |g_j| + |A_j|'|lambda| + |mu_j|) (column j of Q and of A). Finite, >= eps.
+  /// stationarity_tolerance (1 + S), S a bound on the magnitude of the terms it sums,
+  /// max_j (||Q||_1 ||x||_inf + |g_j| + |A_j|'|lambda| + |mu_j|) (column j of A). Finite, >= eps.
   Scalar stationarity_tolerance = default_qp_stationarity_tolerance<Scalar>();
   /// A constraint normal n is linearly dependent on the working set when the part of L^-1 n
   /// orthogonal to the working set's (L the Cholesky factor of Q) is at most dependence_tolerance

@@ -93,7 +93,7 @@ class QpSolver {
     for (HessianType* matrix : {&q_, &j0_, &j_, &r_}) matrix->setZero(n, n);
     a_.setZero(m, n);
     for (VectorN* v : {&g_, &lb_, &ub_, &x_, &u_, &d_, &z_, &work_, &work2_}) v->setZero(n);
-    for (VectorM* v : {&lba_, &uba_, &ax_, &inv_norm_}) v->setZero(m);
+    for (VectorM* v : {&lba_, &uba_, &ax_, &inv_norm_, &row_norm_}) v->setZero(m);
     inv_norm_.setOnes(m);
     w_index_.setZero(n);
     w_sign_.setZero(n);
@@ -143,6 +143,7 @@ class QpSolver {
     for (Index c = 0; c < n_; ++c)
       for (Index i = 0; i < n_; ++i)
         q_.coeffRef(i, c) = Scalar(0.5) * (q.coeff(i, c) + q.coeff(c, i));
+    q_norm_ = qp_matrix_norm1(q_);
     has_hessian_ = true;
     return Status::Ok;
   }
@@ -221,10 +222,11 @@ class QpSolver {
   bool has_hessian() const noexcept { return has_hessian_; }
 
  private:
-  /// After A changed: 1 / ||a_i|| (stableNorm: no overflow for huge rows; 1 for a zero row).
+  /// After A changed: ||a_i|| and 1 / ||a_i|| (stableNorm: no overflow for huge rows; 1 for a zero row).
   Status constraints_installed() noexcept {
     for (Index i = 0; i < m_; ++i) {
       const Scalar norm = a_.row(i).stableNorm();
+      row_norm_.coeffRef(i) = norm;
       inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
     }
     has_constraints_ = true;
@@ -326,7 +328,7 @@ class QpSolver {
     if (!(all_finite(x_) && all_finite(u_.head(q_size_)))) return Status::NumericalOverflow;
     write_multipliers();
     QpResiduals<Scalar>& res = result_.residuals;
-    if (check_qp_answer(q_, g_, a_, lb_, ub_, lba_, uba_, x_, result_.bound_multipliers,
+    if (check_qp_answer(q_, q_norm_, g_, a_, row_norm_, lb_, ub_, lba_, uba_, x_, result_.bound_multipliers,
                         result_.constraint_multipliers, settings_.infeasibility_tolerance,
                         settings_.stationarity_tolerance, res, objective_))
       return Status::Ok;
@@ -380,7 +382,7 @@ class QpSolver {
       const Index c = w_index_.coeff(k);
       if (c >= n_) y.coeffRef(c - n_) -= static_cast<Scalar>(w_sign_.coeff(k)) * work2_.coeff(k);
     }
-    const bool certified = check_qp_certificate(a_, lb_, ub_, lba_, uba_, y, result_.bound_multipliers,
+    const bool certified = check_qp_certificate(a_, row_norm_, lb_, ub_, lba_, uba_, y, result_.bound_multipliers,
                                 settings_.infeasibility_tolerance);
     return certified ? Status::Infeasible : Status::IllConditioned;
   }
@@ -958,7 +960,8 @@ class QpSolver {
   HessianType j_;   // J = L^-T Qr for the working set
   HessianType r_;   // R (upper triangle of the top-left q x q block); scratch in set_hessian
   ConstraintMatrixType a_;
-  VectorM inv_norm_;  // 1 / ||a_i|| (1 for a zero row)
+  VectorM inv_norm_;  // 1 / ||a_i|| (1 for a zero row; inf for a row of subnormal norm)
+  VectorM row_norm_;  // ||a_i||, what the checks measure with
   VectorN g_, lb_, ub_;
   VectorM lba_, uba_, ax_;
   VectorN x_, u_, d_, z_, work_, work2_;
@@ -968,6 +971,7 @@ class QpSolver {
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> in_w_;
   Eigen::Matrix<std::int8_t, kTotal, 1, Eigen::ColMajor, kMaxTotal, 1> refresh_dropped_;  // this solve
   Scalar objective_ = Scalar(0);  // of the last candidate checked
+  Scalar q_norm_ = Scalar(0);     // ||Q||_1 of the installed Hessian
   Index q_size_ = 0;
   Index set_aside_ = 0;  // constraints with in_w_ == 2 (3: set aside until the solve ends)
   bool has_hessian_ = false;

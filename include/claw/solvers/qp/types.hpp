@@ -84,8 +84,8 @@ struct QpResiduals {
   Scalar primal = infinity<Scalar>();
   /// ||Q x + g - A' lambda - mu||_inf (lambda, mu: QpResult multipliers).
   Scalar stationarity = infinity<Scalar>();
-  /// stationarity_tolerance (1 + S), S = max_j (|Q_j|'|x| + |g_j| + |A_j|'|lambda| + |mu_j|) over
-  /// the columns j of Q and A: the magnitude of the terms stationarity sums.
+  /// stationarity_tolerance (1 + S), S = max_j (||Q||_1 ||x||_inf + |g_j| + |A_j|'|lambda| + |mu_j|)
+  /// over the columns j of A: a bound on the magnitude of the terms stationarity sums.
   Scalar stationarity_limit = infinity<Scalar>();
   /// Largest multiplier of the wrong sign: mu_i > 0 with lb_i = -inf, or mu_i < 0 with
   /// ub_i = +inf, likewise for lambda.

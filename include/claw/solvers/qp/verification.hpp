@@ -12,7 +12,8 @@
 namespace claw {
 
 /// ||a_i||_2 of row i of A, scaled by its largest entry so that no square underflows or overflows
-/// (a row of subnormal entries keeps its norm). O(n).
+/// (a row of subnormal entries keeps its norm). O(n). The checks below take these norms as an
+/// argument (QpSolver keeps them from set_constraints).
 template <typename DA>
 typename DA::Scalar qp_row_norm(const Eigen::MatrixBase<DA>& a, Eigen::Index i) noexcept {
   using Scalar = typename DA::Scalar;
@@ -27,18 +28,33 @@ typename DA::Scalar qp_row_norm(const Eigen::MatrixBase<DA>& a, Eigen::Index i) 
   return largest * std::sqrt(sum);
 }
 
+/// ||Q||_1 = max_j sum_k |Q_kj|, the scale of Q the stationarity limit uses. O(n^2).
+template <typename DQ>
+typename DQ::Scalar qp_matrix_norm1(const Eigen::MatrixBase<DQ>& q) noexcept {
+  using Scalar = typename DQ::Scalar;
+  Scalar norm = Scalar(0);
+  for (Eigen::Index j = 0; j < q.cols(); ++j) {
+    Scalar column = Scalar(0);
+    for (Eigen::Index k = 0; k < q.rows(); ++k) column += std::fabs(q.coeff(k, j));
+    norm = column > norm || column != column ? column : norm;
+  }
+  return norm;
+}
+
 /// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
 ///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
-/// (Q symmetric: column j of Q is used as its row)
+/// (Q symmetric: column j of Q is used as its row; q_norm = ||Q||_1, qp_matrix_norm1;
+/// row_norm_i = ||a_i||_2, qp_row_norm)
 /// and the stationarity limit (QpResiduals), and returns whether the answer passes:
 /// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
 /// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
 /// 1/2 x'Qx + g'x (from the same products).
 /// O(n^2 + m n).
-template <typename DQ, typename DG, typename DA, typename DL, typename DU, typename DLA,
+template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU, typename DLA,
           typename DUA, typename DX, typename DMU, typename DLAM>
-bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
-                     const Eigen::MatrixBase<DA>& a,
+bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
+                     const Eigen::MatrixBase<DG>& g,
+                     const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
                      const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
                      const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
                      const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DMU>& mu,
@@ -53,19 +69,21 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
   // Stationarity, column by column: (Q x + g - A' lambda - mu)_j and the magnitude of its terms.
   Scalar terms = Scalar(0);
   objective = Scalar(0);
+  Scalar x_norm = Scalar(0);
+  for (Index k = 0; k < n; ++k) x_norm = std::fmax(x_norm, std::fabs(x.coeff(k)));
+  const Scalar qx_bound = q_norm * x_norm;  // >= |Q_j|'|x| for every column j
   for (Index j = 0; j < n; ++j) {
     Scalar qx = Scalar(0);
     Scalar r = g.coeff(j) - mu.coeff(j);
-    Scalar magnitude = std::fabs(g.coeff(j)) + std::fabs(mu.coeff(j));
-    for (Index k = 0; k < n; ++k) {
-      qx += q.coeff(k, j) * x.coeff(k);
-      magnitude += std::fabs(q.coeff(k, j) * x.coeff(k));
-    }
+    Scalar magnitude = qx_bound + std::fabs(g.coeff(j)) + std::fabs(mu.coeff(j));
+    if constexpr (DQ::RowsAtCompileTime != 0) qx = q.col(j).dot(x);  // (Eigen's vectorised dot)
     r += qx;
     objective += x.coeff(j) * (Scalar(0.5) * qx + g.coeff(j));
     for (Index i = 0; i < m; ++i) {
-      r -= a.coeff(i, j) * lambda.coeff(i);
-      magnitude += std::fabs(a.coeff(i, j) * lambda.coeff(i));
+      const Scalar li = lambda.coeff(i);
+      if (li == Scalar(0)) continue;  // inactive rows (most of them) add nothing
+      r -= a.coeff(i, j) * li;
+      magnitude += std::fabs(a.coeff(i, j) * li);
     }
     // NaN (terms that overflowed and cancelled) sticks: the comparisons below then fail.
     const Scalar ar = std::fabs(r);
@@ -80,12 +98,14 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
     const bool bound = c < n;
     const Index i = bound ? c : c - n;
     Scalar v = Scalar(0);
-    if (bound) v = x.coeff(i);
-    else
-      for (Index k = 0; k < n; ++k) v += a.coeff(i, k) * x.coeff(k);
+    if (bound) {
+      v = x.coeff(i);
+    } else if constexpr (DA::RowsAtCompileTime != 0 && DA::ColsAtCompileTime != 0) {
+      v = a.row(i).dot(x);
+    }
     const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
     const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
-    const Scalar norm = bound ? Scalar(1) : qp_row_norm(a, i);
+    const Scalar norm = bound ? Scalar(1) : row_norm.coeff(i);
     const Scalar multiplier = bound ? mu.coeff(i) : lambda.coeff(i);
     finite = finite && std::isfinite(v) && std::isfinite(multiplier);
     // Violation along the unit normal relative to 1 + |b| along it: (b - a'x) / (||a|| + |b|)
@@ -125,8 +145,9 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>
 /// the Ok tolerance. (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and
 /// A'y's rounding times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v into `mu` and returns whether the certificate
 /// proves infeasibility. O(m n).
-template <typename DA, typename DL, typename DU, typename DLA, typename DUA, typename DY, typename DMU>
-bool check_qp_certificate(const Eigen::MatrixBase<DA>& a,
+template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA, typename DY,
+          typename DMU>
+bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
                           const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
                           const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
                           const Eigen::MatrixBase<DY>& y, Eigen::MatrixBase<DMU>& mu,
@@ -143,8 +164,7 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a,
     if (!std::isfinite(side) || !std::isfinite(yi)) return false;
     gap += yi * side;
     magnitude += std::fabs(yi * side);
-    const Scalar row_norm = qp_row_norm(a, i);
-    band += std::fabs(yi) * t * (row_norm + std::fabs(side));
+    band += std::fabs(yi) * t * (row_norm.coeff(i) + std::fabs(side));
   }
   const Scalar reach = t / detail::machine_epsilon<Scalar>();
   for (Index j = 0; j < n; ++j) {
