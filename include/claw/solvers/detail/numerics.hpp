@@ -14,11 +14,14 @@ constexpr Scalar machine_epsilon() noexcept {
   return std::numeric_limits<Scalar>::epsilon();
 }
 
-/// Rounding of a length-k dot product: |fl(a'x) - a'x| <= gamma_k |a|'|x| with gamma_k = k u / (1 - k u)
-/// <= k eps for k eps < 1 (Higham, Accuracy and Stability, 3.1); `magnitude` is |a|'|x|.
+/// Rounding of a length-k dot product: |fl(a'x) - a'x| <= gamma_k |a|'|x| + k eta with
+/// gamma_k = k u / (1 - k u) <= k eps for k eps < 1 and eta the absolute error of a product that
+/// underflows, at most the smallest subnormal (Higham, Accuracy and Stability, 3.1 and 2.1);
+/// `magnitude` is |a|'|x|. Bounded here by (k + 1) (eps |a|'|x| + denorm_min).
 template <typename Scalar>
 Scalar dot_rounding(Eigen::Index k, Scalar magnitude) noexcept {
-  return static_cast<Scalar>(k + 1) * machine_epsilon<Scalar>() * magnitude;
+  return static_cast<Scalar>(k + 1) *
+         (machine_epsilon<Scalar>() * magnitude + std::numeric_limits<Scalar>::denorm_min());
 }
 
 /// Rounding of a quantity computed through the working-set factors J, R of condition kappa

@@ -338,32 +338,11 @@ class QpSolver {
     // A candidate that misses a constraint outside W beyond the Ok tolerance: the iteration took
     // that miss for rounding (it was within its own threshold t (1 + ||x||)); what W says about it
     // is asked the same way as for a miss beyond the threshold.
-    if (res.primal > settings_.infeasibility_tolerance) {
-      int sign = 0;
-      const Index worst = most_violated_outside_w(sign);
-      if (worst >= 0 && infeasibility_verdict(worst, sign) == Status::Infeasible) return Status::Infeasible;
-    }
+    const Index worst = res.most_violated;
+    if (res.primal > settings_.infeasibility_tolerance && in_w_.coeff(worst) != 1 &&
+        infeasibility_verdict(worst, value(worst) < lower(worst) ? 1 : -1) == Status::Infeasible)
+      return Status::Infeasible;
     return Status::IllConditioned;
-  }
-
-  /// The constraint outside W (in_w_ != 1) with the largest violation relative to 1 + |bound|
-  /// along its unit normal (as check_qp_answer measures it) and the side it misses (+1: below);
-  /// -1 when none is violated. Needs ax_ current.
-  Index most_violated_outside_w(int& sign) const noexcept {
-    Index worst = -1;
-    Scalar largest = Scalar(0);
-    for (Index c = 0; c < n_ + m_; ++c) {
-      if (in_w_.coeff(c) == 1) continue;
-      const Scalar v = value(c), lo = lower(c), hi = upper(c), w = inv_norm(c);
-      const Scalar below = lo > -infinity<Scalar>() ? (lo - v) * w / (Scalar(1) + std::fabs(lo) * w) : Scalar(0);
-      const Scalar above = hi < infinity<Scalar>() ? (v - hi) * w / (Scalar(1) + std::fabs(hi) * w) : Scalar(0);
-      if (below > largest || above > largest) {
-        sign = below > above ? 1 : -1;
-        largest = below > above ? below : above;
-        worst = c;
-      }
-    }
-    return worst;
   }
 
   /// The verdict on constraint p violated on side `sign` (+1: below its lower bound) while its

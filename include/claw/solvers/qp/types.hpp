@@ -93,6 +93,9 @@ struct QpResiduals {
   /// Largest relative distance (as for primal) between a constraint with a nonzero multiplier and
   /// the bound its sign selects (lbA_i for lambda_i > 0, ubA_i for lambda_i < 0).
   Scalar complementarity = infinity<Scalar>();
+  /// The constraint primal is measured at (c < n: the bound on x_c; else row c - n); -1 when none
+  /// is violated.
+  Eigen::Index most_violated = -1;
 };
 
 /// What QpSolver::solve returns (a reference to the solver's own result: valid until the next call

@@ -66,6 +66,7 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
   using Index = Eigen::Index;
   const Index n = x.size(), m = lambda.size();
   out.primal = out.stationarity = out.dual = out.complementarity = Scalar(0);
+  out.most_violated = -1;
   // Stationarity, column by column: (Q x + g - A' lambda - mu)_j and the magnitude of its terms.
   Scalar terms = Scalar(0);
   objective = Scalar(0);
@@ -76,7 +77,7 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
     Scalar qx = Scalar(0);
     Scalar r = g.coeff(j) - mu.coeff(j);
     Scalar magnitude = qx_bound + std::fabs(g.coeff(j)) + std::fabs(mu.coeff(j));
-    if constexpr (DQ::RowsAtCompileTime != 0) qx = q.col(j).dot(x);  // (Eigen's vectorised dot)
+    for (Index k = 0; k < n; ++k) qx += q.coeff(k, j) * x.coeff(k);
     r += qx;
     objective += x.coeff(j) * (Scalar(0.5) * qx + g.coeff(j));
     for (Index i = 0; i < m; ++i) {
@@ -100,8 +101,8 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
     Scalar v = Scalar(0);
     if (bound) {
       v = x.coeff(i);
-    } else if constexpr (DA::RowsAtCompileTime != 0 && DA::ColsAtCompileTime != 0) {
-      v = a.row(i).dot(x);
+    } else {
+      for (Index k = 0; k < n; ++k) v += a.coeff(i, k) * x.coeff(k);
     }
     const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
     const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
@@ -116,7 +117,10 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
     };
     const Scalar below = lo > -infinity<Scalar>() ? relative(lo - v, lo) : Scalar(0);
     const Scalar above = hi < infinity<Scalar>() ? relative(v - hi, hi) : Scalar(0);
-    out.primal = std::fmax(out.primal, std::fmax(below, above));
+    if (below > out.primal || above > out.primal) {
+      out.primal = std::fmax(below, above);
+      out.most_violated = c;
+    }
     if (multiplier > Scalar(0)) {
       if (!(lo > -infinity<Scalar>())) out.dual = std::fmax(out.dual, multiplier);
       else out.complementarity = std::fmax(out.complementarity, std::fabs(below));
@@ -156,7 +160,7 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
   using Index = Eigen::Index;
   const Index n = lb.size(), m = y.size();
   const Scalar t = infeasibility_tolerance;
-  Scalar gap = Scalar(0), magnitude = Scalar(0), band = Scalar(0);
+  Scalar gap = Scalar(0), magnitude = Scalar(0), band = Scalar(0), underflow = Scalar(0);
   for (Index i = 0; i < m; ++i) {
     const Scalar yi = y.coeff(i);
     if (yi == Scalar(0)) continue;
@@ -179,10 +183,11 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
     const Scalar side = v > Scalar(0) ? std::fmin(hi, std::fmax(reach, lo))
                                       : std::fmax(lo, std::fmin(-reach, hi));
     gap -= v * side;
-    magnitude += v_abs * std::fabs(side);  // covers v_j's own rounding times |c_j|
+    magnitude += v_abs * std::fabs(side);  // v_j's own relative rounding times |c_j|
+    underflow += std::fabs(side) * detail::dot_rounding(m, Scalar(0));  // and its absolute one
     band += std::fabs(v) * t * (Scalar(1) + std::fabs(side));
   }
-  const Scalar rounding = detail::dot_rounding<Scalar>(m + n, magnitude);
+  const Scalar rounding = detail::dot_rounding<Scalar>(m + n, magnitude) + underflow;
   return std::isfinite(gap) && std::isfinite(band) && gap > band + rounding;
 }
 
