@@ -64,6 +64,16 @@ TEST_CASE("Effort limits cannot be half set: finite fields the kind ignores are 
   motor_with_bounds.upper.setConstant(2.0);  // read only by Bounds
   CHECK(claw::validate_effort_limits(motor_with_bounds, 2) == Status::InvalidParameter);
 
+  // Bounds that would clamp to an infinity are no limit on effort: refused.
+  Limits2 upside_down = Limits2::bounds(claw::infinity<double>(), claw::infinity<double>());
+  CHECK(claw::validate_effort_limits(upside_down, 2) == Status::InvalidParameter);
+  upside_down = Limits2::bounds(-claw::infinity<double>(), -claw::infinity<double>());
+  CHECK(claw::validate_effort_limits(upside_down, 2) == Status::InvalidParameter);
+  // NaN in a field the kind ignores is not "unset".
+  Limits2 nan_field = Limits2::symmetric(5.0);
+  nan_field.stall_effort(1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK(claw::validate_effort_limits(nan_field, 2) == Status::InvalidParameter);
+
   // Infinite fields are "not set": kind None with the defaults, or with explicit infinities.
   CHECK(claw::validate_effort_limits(Limits2{}, 2) == Status::Ok);
   CHECK(claw::validate_effort_limits(Limits2::none(), 2) == Status::Ok);
@@ -225,6 +235,15 @@ TEST_CASE("Free functions validate bounds and NaN like the classes", "[safe_defa
   CHECK(u == V2(1.0, -1.0));
   CHECK(out == out_before);
 
+  // A non-finite state is refused even when the step is too short to take.
+  {
+    Eigen::Matrix<double, 3, 2> nan_state = Eigen::Matrix<double, 3, 2>::Zero();
+    nan_state(1, 0) = std::numeric_limits<double>::quiet_NaN();
+    const Eigen::Matrix<double, 3, 2> open_lower = Eigen::Matrix<double, 3, 2>::Constant(-kInf);
+    const Eigen::Matrix<double, 3, 2> open_upper = Eigen::Matrix<double, 3, 2>::Constant(kInf);
+    CHECK(claw::integrate_zoh(nan_state, open_lower, open_upper, 0.0) == Status::NonFiniteInput);
+    CHECK(claw::integrate_zoh(nan_state, open_lower, open_upper, 1e-12) == Status::NonFiniteInput);
+  }
   // integrate_zoh refuses lower > upper in the jiminy-compatible mode as in the viable one.
   Eigen::Matrix<double, 3, 2> state = Eigen::Matrix<double, 3, 2>::Zero();
   Eigen::Matrix<double, 3, 2> lower = Eigen::Matrix<double, 3, 2>::Constant(-1.0);
@@ -273,8 +292,10 @@ TEST_CASE("Time steps follow one contract: in a call, and in settings", "[safe_d
       REQUIRE(slew.configure(V2(1.0, 1.0), claw::SlewStart::FromMeasurement) == Status::Ok);
       V2 out(7.0, 8.0);
       CHECK(slew.update(V2(5.0, -5.0), V2::Zero(), dt, out) == expected(dt));
-      // One step of 1e-3 at 1 pos/s from the measurement 0.
-      CHECK(out == (advances ? V2(1e-3, -1e-3) : V2(7.0, 8.0)));
+      // One step of 1e-3 at 1 pos/s from the measurement 0; a step too short to take gives the
+      // held value (a step of length 0 from the measurement: 0); a refused one leaves out alone.
+      const bool accepted = expected(dt) == Status::Ok;
+      CHECK(out == (advances ? V2(1e-3, -1e-3) : (accepted ? V2(0.0, 0.0) : V2(7.0, 8.0))));
       CHECK(slew.state() == (advances ? V2(1e-3, -1e-3) : V2::Zero()));
     }
   }

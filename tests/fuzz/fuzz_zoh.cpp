@@ -24,8 +24,8 @@ Status expected_status(const State<Scalar>& s, const State<Scalar>& lo, const St
                        Scalar dt, ZohMode mode) {
   if (!std::isfinite(dt)) return Status::NonFiniteInput;
   if (dt < Scalar(0)) return Status::NegativeTimeStep;
+  if (!claw_fuzz::finite(s)) return Status::NonFiniteInput;  // also for a step too short to take
   if (std::fabs(dt) < Scalar(CLAW_MIN_TIME_STEP)) return Status::Ok;
-  if (!claw_fuzz::finite(s)) return Status::NonFiniteInput;
   if (mode == ZohMode::Viable) return claw::validate_state_bounds(lo, hi, ZohMode::Viable);
   for (Eigen::Index j = 0; j < lo.cols(); ++j)
     for (int i = 0; i < 3; ++i)

@@ -9,8 +9,8 @@
 
 namespace claw {
 
-/// A time step h [s] passed to a call (integrate_zoh, pd_controller, pd_adapter,
-/// SlewLimiter::update):
+/// A time step h [s] passed to a call (integrate_zoh, pd_controller, SlewLimiter::update; the
+/// jiminy adapter pd_adapter keeps jiminy's own rule for a negative step, see pd_adapter.hpp):
 ///   h NaN or +-Inf                 -> NonFiniteInput, nothing touched;
 ///   h < 0                          -> NegativeTimeStep, nothing touched;
 ///   0 <= h < CLAW_MIN_TIME_STEP    -> Ok with `skip` set: no time passes, no state advances;

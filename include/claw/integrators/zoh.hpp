@@ -430,7 +430,7 @@ inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
 /// a non-finite (e.g. p + dt v past the largest float): those joints keep their state as it was,
 /// the others are integrated. A finite state never becomes non-finite.
 /// dt follows check_time_step (core/time_step.hpp): 0 <= dt < CLAW_MIN_TIME_STEP (1e-9 s) returns
-/// Ok without touching the state.
+/// Ok without touching the state (a non-finite state is NonFiniteInput first).
 /// SizeMismatch (nothing touched) unless state and bounds are 3xN with the same N; InvalidBounds
 /// also when a lower bound exceeds its upper bound, in either mode. Allocation-free, noexcept.
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
@@ -447,8 +447,8 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
   bool skip = false;
   const Status dt_status = check_time_step(dt, skip);
   if (dt_status != Status::Ok) return dt_status;
+  if (!all_finite(s)) return Status::NonFiniteInput;  // also for a step too short to take
   if (skip) return Status::Ok;
-  if (!all_finite(s)) return Status::NonFiniteInput;
   if (mode == ZohMode::Viable) {
     const Status bounds_status = validate_state_bounds(lower, upper, ZohMode::Viable);
     if (bounds_status != Status::Ok) return bounds_status;

@@ -58,7 +58,8 @@ struct EffortLimits {
   static EffortLimits symmetric(Scalar limit, Eigen::Index n = kDefaultSize) {
     return bounds(-limit, limit, n);
   }
-  /// lower <= u <= upper on each of n joints (kind Bounds; lower <= upper, infinities allowed).
+  /// lower <= u <= upper on each of n joints (kind Bounds; lower <= upper, lower < +inf,
+  /// upper > -inf; -inf / +inf mean that side is open).
   static EffortLimits bounds(Scalar lower, Scalar upper, Eigen::Index n = kDefaultSize) {
     EffortLimits limits = none(n);
     limits.kind = EffortLimitKind::Bounds;
@@ -80,18 +81,19 @@ struct EffortLimits {
 };
 
 namespace detail {
-/// True when no coefficient of v is finite (every entry +-inf or NaN): a field the kind ignores.
+/// True when every coefficient of v is +-inf: a field left unset (NaN counts as set: refused).
 template <typename V>
 bool no_finite_entry(const V& v) noexcept {
   for (Eigen::Index j = 0; j < v.size(); ++j)
-    if (std::isfinite(v.coeff(j))) return false;
+    if (!std::isinf(v.coeff(j))) return false;
   return true;
 }
 }  // namespace detail
 
 /// Checks limits for n joints. Every kind: the fields it does not read hold no finite value
-/// (InvalidParameter: a limit set but not switched on, or set for another kind). Bounds: sizes,
-/// no NaN, lower <= upper. DcMotor: sizes, tsat > 0 finite, tmax > 0, vlim > 0 (tmax and vlim may
+/// (InvalidParameter: a limit set but not switched on, or set for another kind; NaN counts as
+/// set). Bounds: sizes, no NaN, lower <= upper, lower < +inf, upper > -inf (a clamp to +-inf is
+/// no effort). DcMotor: sizes, tsat > 0 finite, tmax > 0, vlim > 0 (tmax and vlim may
 /// be +inf).
 template <typename Scalar, int N, int MaxN>
 Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index n) noexcept {
@@ -106,7 +108,9 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen
     if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
     if (!motor_unset) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j)
-      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j))) return Status::InvalidParameter;
+      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j)) || !(limits.lower.coeff(j) < infinity<Scalar>()) ||
+          !(limits.upper.coeff(j) > -infinity<Scalar>()))
+        return Status::InvalidParameter;
     return Status::Ok;
   }
   if (limits.stall_effort.size() != n || limits.peak_effort.size() != n ||

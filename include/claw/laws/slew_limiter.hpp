@@ -70,7 +70,8 @@ class SlewLimiter {
   void reset() noexcept { first_ = true; }
 
   /// out = clip(target, s - S h, s + S h); s <- out. h [s] follows check_time_step
-  /// (NonFiniteInput, NegativeTimeStep; 0 <= h < 1e-9: Ok with nothing touched). SizeMismatch when
+  /// (NonFiniteInput, NegativeTimeStep; 0 <= h < 1e-9: Ok, out = the held value, i.e. the result
+  /// of a step of length 0, and the state does not move). SizeMismatch when
   /// a vector's size is not size() or the limiter has no joints; nothing touched on any refusal.
   template <typename DT, typename DQ, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
@@ -80,8 +81,15 @@ class SlewLimiter {
     const Status step_status = check_time_step(h, skip);
     if (step_status != Status::Ok) return step_status;
     if (!all_finite(target) || !all_finite(measured)) return Status::NonFiniteInput;
-    if (skip) return Status::Ok;  // no time passes: neither the state nor out moves
     auto& o = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    if (skip) {  // no time passes: out = the held value (a step of length 0); the state stays
+      for (Eigen::Index j = 0; j < size(); ++j) {
+        Scalar held = state_.coeff(j);
+        o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), Scalar(0),
+                                           first_, start_, held);
+      }
+      return Status::Ok;
+    }
     for (Eigen::Index j = 0; j < size(); ++j)
       o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), h,
                                          first_, start_, state_.coeffRef(j));
