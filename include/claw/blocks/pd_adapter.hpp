@@ -79,8 +79,7 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 /// (size 0) for none. step_dt: the one exception to check_time_step (core/time_step.hpp), kept for
 /// gym_jiminy's reference outputs: a negative step_dt is used as given (the PdAdapter block refuses
 /// it in its settings); |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing
-/// touched) when step_dt,
-/// the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband;
+/// touched) when step_dt, the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband;
 /// SizeMismatch unless state and bounds are 3xN and action, out (and a deadband) have N entries.
 /// NumericalOverflow when finite but huge inputs overflow a joint's output or state: that joint's
 /// out and state are held, the others are written.

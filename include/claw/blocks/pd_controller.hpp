@@ -186,7 +186,7 @@ inline Status validate_pd_parameters(const Eigen::MatrixBase<DKp>& kp,
 ///     time constant [s] (the parallel derivative gain is kp kd);
 ///  3. tau_j <- clip(tau_j, -effort_limit_j, effort_limit_j).
 /// q, v: measured positions [rad or m] and velocities; kp [effort/pos], kd [s], effort_limit >= 0.
-/// |control_dt| < 1e-9 integrates nothing and still computes the effort (gym_jiminy's reset path).
+/// 0 <= control_dt < 1e-9 integrates nothing and still computes the effort (gym_jiminy's reset path).
 /// Returns, touching neither state nor out unless said:
 ///  - SizeMismatch when a vector's size is not the state's column count (every build);
 ///  - the integrate_zoh statuses (NegativeTimeStep, NonFiniteInput, InvalidBounds);

@@ -17,7 +17,8 @@
 #endif
 #endif
 
-/// 1 to check programmer errors (size mismatches) with CLAW_ASSERT. Defaults to on unless NDEBUG.
+/// 1 to check programmer errors with CLAW_ASSERT (sizes given to constructors and reserve(); hot
+/// calls return SizeMismatch in every build). Defaults to on unless NDEBUG.
 #ifndef CLAW_ENABLE_ASSERTS
 #ifdef NDEBUG
 #define CLAW_ENABLE_ASSERTS 0
@@ -26,8 +27,9 @@
 #endif
 #endif
 
-/// Time steps with |dt| below this are treated as "no time has passed": integrators leave their
-/// state untouched. [s] (gym_jiminy uses 1e-9.)
+/// [s] A step 0 <= dt below this passed to a call means "no time has passed" (check_time_step:
+/// no state advances); a step in settings below it is refused (valid_time_step_setting).
+/// gym_jiminy uses 1e-9.
 #ifndef CLAW_MIN_TIME_STEP
 #define CLAW_MIN_TIME_STEP 1e-9
 #endif

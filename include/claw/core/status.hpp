@@ -1,5 +1,5 @@
 // claw/core/status.hpp: the Status enum every claw call returns, and to_string() for it.
-// A Status other than Ok always means the call left its state and outputs as they were.
+// A refusal touches nothing; each call documents what any other status leaves written.
 #pragma once
 
 #include <cstdint>

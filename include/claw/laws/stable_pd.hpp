@@ -21,7 +21,7 @@ struct StablePdSettings {
   VectorType kd = VectorType::Zero(kDefaultSize);               ///< [effort s/pos], >= 0
   VectorType constant_effort = VectorType::Zero(kDefaultSize);  ///< c [effort]
   EffortLimits<Scalar, N, MaxN> limits;                         ///< applied to tau
-  Scalar dt = Scalar(0.001);                                    ///< h [s], > 0
+  Scalar dt = Scalar(0.001);  ///< h [s], finite and >= CLAW_MIN_TIME_STEP (valid_time_step_setting)
 };
 
 /// Stable PD: with A the inverse mass (diagonal vector or an NxN block), solves
@@ -48,8 +48,8 @@ class StablePd {
 
   Eigen::Index size() const noexcept { return rhs_.size(); }
 
-  /// InvalidParameter (old settings kept) for negative or non-finite gains or c, dt not finite
-  /// and > 0, or invalid limits.
+  /// InvalidParameter (old settings kept) for negative or non-finite gains or c, dt not finite or
+  /// below CLAW_MIN_TIME_STEP, or invalid limits.
   Status configure(const Settings& settings) noexcept {
     if (settings.kp.size() != size() || settings.kd.size() != size() ||
         settings.constant_effort.size() != size())

@@ -673,8 +673,8 @@ class QpSolver {
 
   /// x_ and u_ afresh from W (compute_primal_dual) once steps have been taken. The steps kept
   /// every inequality multiplier >= 0, but they carry rounding: about eps kappa |u|, and more
-  /// where W passed through a nearly dependent set (large multipliers cancelling). A fresh multiplier below -16 eps kappa max|u| is real: its
-  /// constraint leaves W (one iteration, as in a warm start) and x_, u_ are computed again; one
+  /// where W passed through a nearly dependent set (large multipliers cancelling). A fresh
+  /// multiplier below -16 eps kappa max|u| is real: its constraint leaves W (one iteration, as in a warm start) and x_, u_ are computed again; one
   /// within that rounding is set to 0. A constraint leaves this way once per solve: back in W
   /// (a vertex that is feasible only within the tolerance: dropped, violated, added, negative
   /// again) its multiplier is set to 0 instead, and the report's stationarity shows it. Then

@@ -145,10 +145,10 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
 /// ||x||_inf <= X has y'Ax = v'x <= sum_j v_j c_j (+ the box part of band when x's bounds are
 /// violated within the Ok tolerance); every x whose rows are violated by at most the Ok tolerance
 /// (t (1 + |b|) along the unit normal) has y'Ax >= sum_i y_i b_i - (the row part of band): no
-/// point of the box with ||x||_inf <= X satisfies the constraints within
-/// the Ok tolerance. (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and
-/// A'y's rounding times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v into `mu` and returns whether the certificate
-/// proves infeasibility. O(m n).
+/// point of the box with ||x||_inf <= X satisfies the constraints within the Ok tolerance.
+/// (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and A'y's rounding
+/// times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v
+/// into `mu` and returns whether the certificate proves infeasibility. O(m n).
 template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA, typename DY,
           typename DMU>
 bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
