@@ -32,13 +32,6 @@ Scalar working_set_rounding(Scalar kappa) noexcept {
   return Scalar(16) * machine_epsilon<Scalar>() * kappa;
 }
 
-/// Rounding of a_i'x for a row of n entries, as the iteration measures it: 8 n eps |a_i|'|x|
-/// (dot_rounding with a margin for x itself carrying a few roundings).
-template <typename Scalar>
-Scalar row_value_rounding(Eigen::Index n, Scalar magnitude) noexcept {
-  return Scalar(8) * static_cast<Scalar>(n) * machine_epsilon<Scalar>() * magnitude;
-}
-
 /// Smallest pivot a Cholesky factorisation of an n x n matrix with largest diagonal d accepts:
 /// n eps d (below it the pivot is rounding of the eliminations before it), and at least the smallest
 /// normal number (a subnormal pivot has lost its precision).

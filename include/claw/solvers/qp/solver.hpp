@@ -399,8 +399,8 @@ class QpSolver {
     return std::sqrt(kappa2);
   }
 
-  /// How d_ (computed for the current W) stands to W's normals; also returns ||d2||^2, the squared
-  /// norm of the part of d_ outside W.
+  /// Whether the normal of d_ (computed for the current W) is dependent on W's normals; also
+  /// returns ||d2||^2, the squared norm of the part of d_ outside W.
   /// The test is on the sine of the angle between the new normal and W's span (in the metric of Q),
   /// against two allowances: dependence_tolerance, and W's rounding 16 eps kappa, where kappa >= 1
   /// is W's own conditioning, kappa = max_k ||R(0..k, k)|| / |R_kk| (one over the smallest sine
@@ -408,22 +408,18 @@ class QpSolver {
   /// after removals too). The complement basis J2 is computed to about eps kappa: a smaller ||d2||
   /// is W's rounding, not a new direction. (The product dependence_tolerance * kappa would be too
   /// wide: it drops real directions of moderately conditioned working sets; docs/numerics.md.)
-  /// Dependent: sine <= the larger allowance; ByOneAllowance when the sine also exceeds the
-  /// smaller one, ByBoth otherwise (both steer the set-aside; a miss beyond the threshold goes to
-  /// infeasibility_verdict either way, whose certificate check decides).
-  enum class Dependence : std::uint8_t { Independent, ByOneAllowance, ByBoth };
-  Dependence dependence(Index end, Scalar& d2_norm2) const noexcept {
+  /// Dependent: sine <= the larger allowance (a miss of a dependent constraint beyond the
+  /// threshold goes to infeasibility_verdict, whose certificate check decides).
+  bool dependent(Index end, Scalar& d2_norm2) const noexcept {
     d2_norm2 = Scalar(0);
-    if (q_size_ >= n_ || end <= q_size_) return Dependence::ByBoth;
+    if (q_size_ >= n_ || end <= q_size_) return true;
     d2_norm2 = d_.segment(q_size_, end - q_size_).squaredNorm();
-    if (!(d2_norm2 > Scalar(0))) return Dependence::ByBoth;
+    if (!(d2_norm2 > Scalar(0))) return true;
     const Scalar d_norm2 = d2_norm2 + d_.head(q_size_).squaredNorm();
     const Scalar rounding = detail::working_set_rounding(working_set_condition());
     const Scalar rounding2 = rounding * rounding;
     const Scalar tol2 = settings_.dependence_tolerance * settings_.dependence_tolerance;
-    if (d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2) return Dependence::Independent;
-    return d2_norm2 > (tol2 < rounding2 ? tol2 : rounding2) * d_norm2 ? Dependence::ByOneAllowance
-                                                                      : Dependence::ByBoth;
+    return !(d2_norm2 > (tol2 > rounding2 ? tol2 : rounding2) * d_norm2);
   }
 
   /// Appends constraint c (normal sign a_c, d_ = J' sign a_c already computed, nonzero up to end)
@@ -451,7 +447,7 @@ class QpSolver {
   bool try_append(Index c, int sign, bool equality) noexcept {
     const Index end = compute_d(c, sign);
     Scalar d2_norm2;
-    if (dependence(end, d2_norm2) != Dependence::Independent) return false;
+    if (dependent(end, d2_norm2)) return false;
     append(c, sign, equality, end, Scalar(0));
     return true;
   }
@@ -783,8 +779,7 @@ class QpSolver {
       for (;;) {
         const Index end = compute_d(p, sign);
         Scalar d2_norm2;
-        const Dependence dependent_on_w = dependence(end, d2_norm2);
-        const bool is_dependent = dependent_on_w != Dependence::Independent;
+        const bool is_dependent = dependent(end, d2_norm2);
         // r = R^-1 d1: how the multipliers of W change per unit of u_p.
         solve_r(d_, work2_);
         // max |r_k| over W, and over W's inequalities (the set-aside below uses both).

@@ -11,23 +11,6 @@
 
 namespace claw {
 
-/// ||a_i||_2 of row i of A, scaled by its largest entry so that no square underflows or overflows
-/// (a row of subnormal entries keeps its norm). O(n). The checks below take these norms as an
-/// argument (QpSolver keeps them from set_constraints).
-template <typename DA>
-typename DA::Scalar qp_row_norm(const Eigen::MatrixBase<DA>& a, Eigen::Index i) noexcept {
-  using Scalar = typename DA::Scalar;
-  Scalar largest = Scalar(0);
-  for (Eigen::Index j = 0; j < a.cols(); ++j) largest = std::fmax(largest, std::fabs(a.coeff(i, j)));
-  if (!(largest > Scalar(0))) return Scalar(0);
-  Scalar sum = Scalar(0);
-  for (Eigen::Index j = 0; j < a.cols(); ++j) {
-    const Scalar e = a.coeff(i, j) / largest;
-    sum += e * e;
-  }
-  return largest * std::sqrt(sum);
-}
-
 /// ||Q||_1 = max_j sum_k |Q_kj|, the scale of Q the stationarity limit uses. O(n^2).
 template <typename DQ>
 typename DQ::Scalar qp_matrix_norm1(const Eigen::MatrixBase<DQ>& q) noexcept {
@@ -44,7 +27,7 @@ typename DQ::Scalar qp_matrix_norm1(const Eigen::MatrixBase<DQ>& q) noexcept {
 /// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
 ///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
 /// (Q symmetric: column j of Q is used as its row; q_norm = ||Q||_1, qp_matrix_norm1;
-/// row_norm_i = ||a_i||_2, qp_row_norm)
+/// row_norm_i = ||a_i||_2, e.g. a.row(i).stableNorm(), exact for rows of subnormal entries)
 /// and the stationarity limit (QpResiduals), and returns whether the answer passes:
 /// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
 /// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
