@@ -25,20 +25,21 @@ Scalar dot_rounding(Eigen::Index k, Scalar magnitude) noexcept {
 }
 
 /// Rounding of a quantity computed through the working-set factors J, R of condition kappa
-/// (kappa >= 1, see the solver's working_set_condition): the solves with R and the products with
-/// J lose about eps kappa relative; 16 covers the few operations chained (x, u, L^-1 n).
+/// (kappa >= 1, QpFactors::condition in qp/factorization.hpp): the solves with R and the products
+/// with J lose about eps kappa relative; 16 covers the few operations chained (x, u, L^-1 n).
 template <typename Scalar>
 Scalar working_set_rounding(Scalar kappa) noexcept {
   return Scalar(16) * machine_epsilon<Scalar>() * kappa;
 }
 
 /// Smallest pivot a Cholesky factorisation of an n x n matrix with largest diagonal d accepts:
-/// n eps d (below it the pivot is rounding of the eliminations before it), and at least the smallest
-/// normal number (a subnormal pivot has lost its precision).
+/// n eps d (below it the pivot is rounding of the eliminations before it), and at least the
+/// smallest normal number (a subnormal pivot has lost its precision).
 template <typename Scalar>
 Scalar cholesky_pivot_floor(Eigen::Index n, Scalar max_diagonal) noexcept {
   const Scalar relative = static_cast<Scalar>(n) * machine_epsilon<Scalar>() * max_diagonal;
-  return relative > std::numeric_limits<Scalar>::min() ? relative : std::numeric_limits<Scalar>::min();
+  return relative > std::numeric_limits<Scalar>::min() ? relative
+                                                       : std::numeric_limits<Scalar>::min();
 }
 
 }  // namespace detail

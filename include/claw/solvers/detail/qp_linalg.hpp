@@ -1,5 +1,6 @@
-// claw/solvers/detail/qp_linalg.hpp: the small dense kernels of the QP solver: Cholesky with a strict
-// definiteness test, the inverse of a Cholesky factor, Givens rotations. Plain loops: no allocation.
+// claw/solvers/detail/qp_linalg.hpp: the small dense kernels of the QP solver: Cholesky with a
+// strict definiteness test, the inverse of a Cholesky factor, Givens rotations. Plain loops: no
+// allocation.
 #pragma once
 
 #include <Eigen/Core>

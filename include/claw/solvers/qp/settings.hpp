@@ -1,5 +1,5 @@
-// claw/solvers/qp/settings.hpp: QpSettings, the tolerances and the iteration cap of a QP solve, with
-// their defaults per precision.
+// claw/solvers/qp/settings.hpp: QpSettings, the tolerances and the iteration cap of a QP solve,
+// with their defaults per precision.
 #pragma once
 
 #include <cmath>
@@ -70,7 +70,8 @@ struct QpSettings {
                      dependence_tolerance})
       if (!std::isfinite(t) || t < Scalar(0)) return Status::InvalidParameter;
     const Scalar eps = std::numeric_limits<Scalar>::epsilon();
-    if (feasibility_tolerance < eps || stationarity_tolerance < eps) return Status::InvalidParameter;
+    if (feasibility_tolerance < eps || stationarity_tolerance < eps)
+      return Status::InvalidParameter;
     if (infeasibility_tolerance < feasibility_tolerance) return Status::InvalidParameter;
     return Status::Ok;
   }

@@ -84,8 +84,9 @@ struct QpResiduals {
   Scalar primal = infinity<Scalar>();
   /// ||Q x + g - A' lambda - mu||_inf (lambda, mu: QpResult multipliers).
   Scalar stationarity = infinity<Scalar>();
-  /// stationarity_tolerance (1 + S), S = max_j (||Q||_1 ||x||_inf + |g_j| + |A_j|'|lambda| + |mu_j|)
-  /// over the columns j of A: a bound on the magnitude of the terms stationarity sums.
+  /// stationarity_tolerance (1 + S), with
+  /// S = max_j (||Q||_1 ||x||_inf + |g_j| + |A_j|'|lambda| + |mu_j|) over the columns j of A: a
+  /// bound on the magnitude of the terms stationarity sums.
   Scalar stationarity_limit = infinity<Scalar>();
   /// Largest multiplier of the wrong sign: mu_i > 0 with lb_i = -inf, or mu_i < 0 with
   /// ub_i = +inf, likewise for lambda.
@@ -103,8 +104,8 @@ struct QpResiduals {
 ///
 /// Multiplier sign convention (that of qpOASES): at the solution
 ///   Q x + g = A' lambda + mu,
-/// lambda_i >= 0 when row i is held at lbA_i, <= 0 when held at ubA_i, 0 when inactive, any sign for
-/// an equality; mu likewise for the simple bounds.
+/// lambda_i >= 0 when row i is held at lbA_i, <= 0 when held at ubA_i, 0 when inactive, any sign
+/// for an equality; mu likewise for the simple bounds.
 ///
 /// Every status is decided by a check anyone can repeat from the problem and this result:
 ///  - Ok: x, multipliers, objective, residuals and active_set of the solution; the residuals pass
@@ -123,9 +124,9 @@ struct QpResiduals {
 ///    nothing changes but status, iterations (0) and residuals (+inf).
 template <typename Scalar, int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
 struct QpResult {
-  Status status = Status::InvalidProblem;  ///< before the first solve: InvalidProblem
-  Vector<Scalar, N_, MaxN_> x;              ///< the minimiser (see above for non-Ok statuses)
-  Vector<Scalar, N_, MaxN_> bound_multipliers;       ///< mu, one per variable
+  Status status = Status::InvalidProblem;       ///< before the first solve: InvalidProblem
+  Vector<Scalar, N_, MaxN_> x;                  ///< the minimiser (see above for non-Ok statuses)
+  Vector<Scalar, N_, MaxN_> bound_multipliers;  ///< mu, one per variable
   Vector<Scalar, M_, MaxM_> constraint_multipliers;  ///< lambda, one per row of A
   QpActiveSet<N_, M_, MaxN_, MaxM_> active_set;      ///< see QpActiveSet
   QpResiduals<Scalar> residuals;                     ///< see QpResiduals

@@ -24,59 +24,71 @@ typename DQ::Scalar qp_matrix_norm1(const Eigen::MatrixBase<DQ>& q) noexcept {
   return norm;
 }
 
-/// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
-///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
-/// (Q symmetric: column j of Q is used as its row; q_norm = ||Q||_1, qp_matrix_norm1;
-/// row_norm_i = ||a_i||_2, e.g. a.row(i).stableNorm(), exact for rows of subnormal entries)
-/// and the stationarity limit (QpResiduals), and returns whether the answer passes:
-/// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
-/// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
-/// 1/2 x'Qx + g'x (from the same products).
-/// O(n^2 + m n).
-template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU, typename DLA,
-          typename DUA, typename DX, typename DMU, typename DLAM>
-bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
-                     const Eigen::MatrixBase<DG>& g,
-                     const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
-                     const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
-                     const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
+namespace detail {
+
+/// Stationarity of (x, mu, lambda): out.stationarity = ||Q x + g - A' lambda - mu||_inf and
+/// out.stationarity_limit = tolerance (1 + S) with
+/// S = max_j (||Q||_1 ||x||_inf + |g_j| + |A_j|'|lambda| + |mu_j|), the magnitude of column j's
+/// terms; also the objective 1/2 x'Qx + g'x from the same products. A' lambda is accumulated row by
+/// row over the nonzero multipliers (most are zero). `residual` and `magnitude` (n each) are
+/// workspace. NaN (terms that overflowed and cancelled) sticks. O(n^2 + n nnz(lambda)).
+template <typename DQ, typename DG, typename DA, typename DX, typename DMU, typename DLAM,
+          typename DW>
+void qp_stationarity(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
+                     const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DA>& a,
                      const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DMU>& mu,
-                     const Eigen::MatrixBase<DLAM>& lambda, typename DG::Scalar infeasibility_tolerance,
-                     typename DG::Scalar stationarity_tolerance,
-                     QpResiduals<typename DG::Scalar>& out,
-                     typename DG::Scalar& objective) noexcept {
+                     const Eigen::MatrixBase<DLAM>& lambda, typename DG::Scalar tolerance,
+                     QpResiduals<typename DG::Scalar>& out, typename DG::Scalar& objective,
+                     Eigen::MatrixBase<DW>& residual, Eigen::MatrixBase<DW>& magnitude) noexcept {
   using Scalar = typename DG::Scalar;
   using Index = Eigen::Index;
   const Index n = x.size(), m = lambda.size();
-  out.primal = out.stationarity = out.dual = out.complementarity = Scalar(0);
-  out.most_violated = -1;
-  // Stationarity, column by column: (Q x + g - A' lambda - mu)_j and the magnitude of its terms.
-  Scalar terms = Scalar(0);
   objective = Scalar(0);
   Scalar x_norm = Scalar(0);
   for (Index k = 0; k < n; ++k) x_norm = std::fmax(x_norm, std::fabs(x.coeff(k)));
   const Scalar qx_bound = q_norm * x_norm;  // >= |Q_j|'|x| for every column j
   for (Index j = 0; j < n; ++j) {
-    Scalar qx = Scalar(0);
-    Scalar r = g.coeff(j) - mu.coeff(j);
-    Scalar magnitude = qx_bound + std::fabs(g.coeff(j)) + std::fabs(mu.coeff(j));
-    for (Index k = 0; k < n; ++k) qx += q.coeff(k, j) * x.coeff(k);
-    r += qx;
+    const Scalar qx = q.col(j).dot(x);
     objective += x.coeff(j) * (Scalar(0.5) * qx + g.coeff(j));
-    for (Index i = 0; i < m; ++i) {
-      const Scalar li = lambda.coeff(i);
-      if (li == Scalar(0)) continue;  // inactive rows (most of them) add nothing
-      r -= a.coeff(i, j) * li;
-      magnitude += std::fabs(a.coeff(i, j) * li);
-    }
-    // NaN (terms that overflowed and cancelled) sticks: the comparisons below then fail.
-    const Scalar ar = std::fabs(r);
-    out.stationarity = ar > out.stationarity || ar != ar ? ar : out.stationarity;
-    terms = magnitude > terms || magnitude != magnitude ? magnitude : terms;
+    residual.coeffRef(j) = qx + g.coeff(j) - mu.coeff(j);
+    magnitude.coeffRef(j) = qx_bound + std::fabs(g.coeff(j)) + std::fabs(mu.coeff(j));
   }
-  out.stationarity_limit = stationarity_tolerance * (Scalar(1) + terms);
-  // Primal violation, multiplier signs and complementarity, constraint by constraint (c < n: the
-  // bound on x_c; else row c - n), distances along unit normals.
+  for (Index i = 0; i < m; ++i) {
+    const Scalar li = lambda.coeff(i);
+    if (li == Scalar(0)) continue;
+    for (Index j = 0; j < n; ++j) {
+      const Scalar term = a.coeff(i, j) * li;
+      residual.coeffRef(j) -= term;
+      magnitude.coeffRef(j) += std::fabs(term);
+    }
+  }
+  Scalar terms = Scalar(0);
+  out.stationarity = Scalar(0);
+  for (Index j = 0; j < n; ++j) {
+    const Scalar rj = std::fabs(residual.coeff(j)), mj = magnitude.coeff(j);
+    out.stationarity = rj > out.stationarity || rj != rj ? rj : out.stationarity;
+    terms = mj > terms || mj != mj ? mj : terms;
+  }
+  out.stationarity_limit = tolerance * (Scalar(1) + terms);
+}
+
+/// The constraint residuals of (x, mu, lambda), constraint by constraint (c < n: the bound on x_c;
+/// else row c - n), along unit normals: out.primal (and out.most_violated), out.dual (a nonzero
+/// multiplier on an infinite side) and out.complementarity (a multiplier's constraint away from
+/// its side). Returns whether every a_c'x and multiplier is finite. O(m n).
+template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA,
+          typename DX, typename DMU, typename DLAM>
+bool qp_constraint_residuals(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
+                             const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
+                             const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
+                             const Eigen::MatrixBase<DX>& x, const Eigen::MatrixBase<DMU>& mu,
+                             const Eigen::MatrixBase<DLAM>& lambda,
+                             QpResiduals<typename DL::Scalar>& out) noexcept {
+  using Scalar = typename DL::Scalar;
+  using Index = Eigen::Index;
+  const Index n = x.size(), m = lambda.size();
+  out.primal = out.dual = out.complementarity = Scalar(0);
+  out.most_violated = -1;
   bool finite = true;
   for (Index c = 0; c < n + m; ++c) {
     const bool bound = c < n;
@@ -84,8 +96,8 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
     Scalar v = Scalar(0);
     if (bound) {
       v = x.coeff(i);
-    } else {
-      for (Index k = 0; k < n; ++k) v += a.coeff(i, k) * x.coeff(k);
+    } else if constexpr (DA::RowsAtCompileTime != 0) {
+      v = a.row(i).dot(x);
     }
     const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
     const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
@@ -105,15 +117,50 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
       out.most_violated = c;
     }
     if (multiplier > Scalar(0)) {
-      if (!(lo > -infinity<Scalar>())) out.dual = std::fmax(out.dual, multiplier);
-      else out.complementarity = std::fmax(out.complementarity, std::fabs(below));
+      if (!(lo > -infinity<Scalar>()))
+        out.dual = std::fmax(out.dual, multiplier);
+      else
+        out.complementarity = std::fmax(out.complementarity, std::fabs(below));
     } else if (multiplier < Scalar(0)) {
-      if (!(hi < infinity<Scalar>())) out.dual = std::fmax(out.dual, -multiplier);
-      else out.complementarity = std::fmax(out.complementarity, std::fabs(above));
+      if (!(hi < infinity<Scalar>()))
+        out.dual = std::fmax(out.dual, -multiplier);
+      else
+        out.complementarity = std::fmax(out.complementarity, std::fabs(above));
     }
   }
-  return finite && out.primal <= infeasibility_tolerance && out.complementarity <= infeasibility_tolerance &&
-         out.stationarity <= out.stationarity_limit && out.dual == Scalar(0);
+  return finite;
+}
+
+}  // namespace detail
+
+/// Fills `out` with the residuals of the candidate answer (x, mu, lambda) of
+///   min 1/2 x'Qx + g'x  s.t.  lbA <= A x <= ubA,  lb <= x <= ub
+/// (Q symmetric: column j of Q is used as its row; q_norm = ||Q||_1, qp_matrix_norm1;
+/// row_norm_i = ||a_i||_2, e.g. a.row(i).stableNorm(), exact for rows of subnormal entries)
+/// and the stationarity limit (QpResiduals), and returns whether the answer passes:
+/// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
+/// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
+/// 1/2 x'Qx + g'x (from the same products). `residual` and `magnitude` (n each) are workspace.
+/// O(n^2 + m n).
+template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU,
+          typename DLA, typename DUA, typename DX, typename DMU, typename DLAM, typename DW>
+bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
+                     const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DA>& a,
+                     const Eigen::MatrixBase<DN>& row_norm, const Eigen::MatrixBase<DL>& lb,
+                     const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
+                     const Eigen::MatrixBase<DUA>& uba, const Eigen::MatrixBase<DX>& x,
+                     const Eigen::MatrixBase<DMU>& mu, const Eigen::MatrixBase<DLAM>& lambda,
+                     typename DG::Scalar infeasibility_tolerance,
+                     typename DG::Scalar stationarity_tolerance,
+                     QpResiduals<typename DG::Scalar>& out, typename DG::Scalar& objective,
+                     Eigen::MatrixBase<DW>& residual, Eigen::MatrixBase<DW>& magnitude) noexcept {
+  detail::qp_stationarity(q, q_norm, g, a, x, mu, lambda, stationarity_tolerance, out, objective,
+                          residual, magnitude);
+  const bool finite =
+      detail::qp_constraint_residuals(a, row_norm, lb, ub, lba, uba, x, mu, lambda, out);
+  return finite && out.primal <= infeasibility_tolerance &&
+         out.complementarity <= infeasibility_tolerance &&
+         out.stationarity <= out.stationarity_limit && out.dual == typename DG::Scalar(0);
 }
 
 /// Checks a Farkas certificate of infeasibility y (one multiplier per row of A) for the
@@ -132,8 +179,8 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
 /// (X = t / eps: beyond it x's own rounding, eps |x|, exceeds the tolerance, and A'y's rounding
 /// times X stays below t: the reach a proof of this precision has.) Writes the box part mu = -v
 /// into `mu` and returns whether the certificate proves infeasibility. O(m n).
-template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA, typename DY,
-          typename DMU>
+template <typename DA, typename DN, typename DL, typename DU, typename DLA, typename DUA,
+          typename DY, typename DMU>
 bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DN>& row_norm,
                           const Eigen::MatrixBase<DL>& lb, const Eigen::MatrixBase<DU>& ub,
                           const Eigen::MatrixBase<DLA>& lba, const Eigen::MatrixBase<DUA>& uba,
@@ -163,8 +210,8 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
     mu.coeffRef(j) = -v;
     if (v == Scalar(0)) continue;
     const Scalar lo = lb.coeff(j), hi = ub.coeff(j);
-    const Scalar side = v > Scalar(0) ? std::fmin(hi, std::fmax(reach, lo))
-                                      : std::fmax(lo, std::fmin(-reach, hi));
+    const Scalar side =
+        v > Scalar(0) ? std::fmin(hi, std::fmax(reach, lo)) : std::fmax(lo, std::fmin(-reach, hi));
     gap -= v * side;
     magnitude += v_abs * std::fabs(side);  // v_j's own relative rounding times |c_j|
     underflow += std::fabs(side) * detail::dot_rounding(m, Scalar(0));  // and its absolute one
