@@ -623,6 +623,33 @@ TEST_CASE("set_gains is bumpless and reset(measurement, output) starts without a
   REQUIRE(u(0) == 3.0);
 }
 
+TEST_CASE("reset(measurement, output) seeds the measurement history of the next step",
+          "[pid][bumpless]") {
+  // Derivative on the measurement, kd = 2, h = 0.01, ki = 0: after reset(0.4, 3.0) the step at
+  // q = 0.5 (target 0.4) gives u = kp e + I + kd (-(q - 0.4) / h) = 10 (-0.1) + 3 - 2 (10) = -18.
+  auto s = gains(10.0, 0.0, 2.0, 0.01);
+  s.derivative = claw::DerivativeSource::Measurement;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u(0.0);
+  REQUIRE(pid.reset(V1(0.4), V1(3.0)) == Status::Ok);
+  REQUIRE(pid.update(V1(0.4), V1(0.5), V1(0.0), u) == Status::Ok);
+  CHECK(u(0) == Approx(-18.0).epsilon(1e-12));
+  // Proportional on the measurement, backward Euler (the term enters I before the output): the
+  // same step moves I by -kp (q - 0.4) = -1, so u = 3 - 1 + kd d = -18 as well.
+  s.proportional_on_measurement = true;
+  s.integral_rule = claw::IntegralRule::BackwardEuler;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.reset(V1(0.4), V1(3.0)) == Status::Ok);
+  REQUIRE(pid.update(V1(0.4), V1(0.5), V1(0.0), u) == Status::Ok);
+  CHECK(u(0) == Approx(-18.0).epsilon(1e-12));
+  CHECK(pid.integral_term()(0) == Approx(2.0).epsilon(1e-12));
+  // A plain reset() has no measurement: the first step's change is 0 (u = I + kd d = 0).
+  pid.reset();
+  REQUIRE(pid.update(V1(0.4), V1(0.5), V1(0.0), u) == Status::Ok);
+  CHECK(u(0) == Approx(0.0).margin(1e-12));
+}
+
 TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]", float, double) {
   using S = TestType;
   using Vec7 = claw::Vector<S, 7>;

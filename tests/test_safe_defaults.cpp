@@ -164,6 +164,10 @@ TEST_CASE("Hot calls refuse a wrong size in every build: SizeMismatch, nothing t
     claw::Pid<double, claw::Dynamic> empty;
     Eigen::VectorXd none(0);
     CHECK(empty.update(none, none, none, none) == Status::SizeMismatch);
+    CHECK(empty.configure(empty.settings()) == Status::SizeMismatch);
+    CHECK(empty.set_gains(none, none, none) == Status::SizeMismatch);
+    CHECK(empty.reset(none, none) == Status::SizeMismatch);
+    CHECK(empty.set_integral_term(none) == Status::SizeMismatch);
   }
   SECTION("pd_effort and clamp_effort") {
     const V2 kp(1.0, 1.0), kd(0.1, 0.1);

@@ -92,7 +92,7 @@ claw::Status maybe_release(Eigen::Index n, F&& f) {
 }
 
 std::unique_ptr<Pid> make_pid(Eigen::Index n, const PidSettings& settings, const char* where) {
-  if (n < 0) throw py::value_error(std::string(where) + ": n must be >= 0");
+  if (n < 1) throw py::value_error(std::string(where) + ": n must be >= 1");
   auto pid = std::make_unique<Pid>(n);
   require_ok(pid->configure(settings), where);
   return pid;

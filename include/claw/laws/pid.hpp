@@ -24,7 +24,8 @@ enum class DerivativeSource : std::uint8_t {
   ErrorDifference,  ///< d = (e - e_prev) / h (CoppeliaSim, control_toolbox); first step: see
                     ///< PidSettings::derivative_from_zero_error
   Measurement,      ///< d = -(q - q_prev) / h: on the measurement, no kick on setpoint jumps
-                    ///< (Arduino); 0 on the first step
+                    ///< (Arduino); 0 on the first step unless reset(measurement, output) gave
+                    ///< q_prev
 };
 
 /// When the integral term enters the output.
@@ -257,8 +258,10 @@ class Pid {
   Eigen::Index size() const noexcept { return integral_.size(); }
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
-  /// The state (integral, previous error, slew, filter) is kept: call reset() to restart.
+  /// The state (integral, previous error, slew, filter) is kept: call reset() to restart. A Pid of
+  /// size 0 (dynamic, before resize()) refuses this and every other call with SizeMismatch.
   Status configure(const Settings& settings) noexcept {
+    if (size() == 0) return Status::SizeMismatch;
     const Status status = settings.validate(size());
     if (status != Status::Ok) return status;
     settings_ = settings;
@@ -270,7 +273,7 @@ class Pid {
   template <typename DP, typename DI, typename DD>
   Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
                    const Eigen::MatrixBase<DD>& kd) noexcept {
-    if (kp.size() != size() || ki.size() != size() || kd.size() != size())
+    if (size() == 0 || kp.size() != size() || ki.size() != size() || kd.size() != size())
       return Status::SizeMismatch;
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
@@ -289,16 +292,19 @@ class Pid {
     filtered_derivative_.setZero();
     slew_state_.setZero();
     first_ = true;
+    measurement_seeded_ = false;
   }
 
   /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
   /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
-  /// history. Nothing is touched on SizeMismatch (a size other than size()), NonFiniteInput
+  /// history, so the next step's measurement change q - measurement drives the Measurement
+  /// derivative and proportional-on-measurement (as Arduino PID_v1's Initialize()); the error
+  /// history is not seeded (the first-step rule of ErrorDifference applies). Nothing is touched on SizeMismatch (a size other than size()), NonFiniteInput
   /// (NaN/Inf) nor on NumericalOverflow (finite output and c whose difference overflows).
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
                const Eigen::MatrixBase<DU>& output) noexcept {
-    if (!all_have_size(size(), measurement, output)) return Status::SizeMismatch;
+    if (size() == 0 || !all_have_size(size(), measurement, output)) return Status::SizeMismatch;
     if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
@@ -306,6 +312,7 @@ class Pid {
     reset();
     integral_ = output - settings_.constant_effort;
     previous_measurement_ = measurement;
+    measurement_seeded_ = true;
     return Status::Ok;
   }
 
@@ -335,7 +342,7 @@ class Pid {
   /// NaN/Inf.
   template <typename DI>
   Status set_integral_term(const Eigen::MatrixBase<DI>& integral) noexcept {
-    if (integral.size() != size()) return Status::SizeMismatch;
+    if (size() == 0 || integral.size() != size()) return Status::SizeMismatch;
     if (!all_finite(integral)) return Status::NonFiniteInput;
     integral_ = integral;
     return Status::Ok;
@@ -451,6 +458,7 @@ class Pid {
     const Scalar h = s.dt;
     // The simple path keeps no error/measurement history: after it, start the history afresh.
     const bool first = first_ || !history_valid_;
+    const bool measurement_known = !first || measurement_seeded_;
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar y = q.coeff(j);
@@ -470,8 +478,10 @@ class Pid {
           ff = clip(ff, s.feedforward_min.coeff(j), s.feedforward_max.coeff(j));
       }
       const Scalar e = has_wrap_ ? wrap(r - y, j) : r - y;
-      const Scalar dy = first ? Scalar(0) : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
-                                                        : y - previous_measurement_.coeff(j));
+      const Scalar dy =
+          !measurement_known ? Scalar(0)
+                             : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
+                                          : y - previous_measurement_.coeff(j));
 
       // Derivative.
       Scalar d;
@@ -538,6 +548,7 @@ class Pid {
       filtered_derivative_.coeffRef(j) = d_filtered;
     }
     first_ = false;
+    measurement_seeded_ = false;
     history_valid_ = true;
     return status;
   }
@@ -577,6 +588,7 @@ class Pid {
         s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_, !symmetric_integral_);
 #endif
     first_ = false;
+    measurement_seeded_ = false;
     history_valid_ = false;
     return overflow ? Status::NumericalOverflow : Status::Ok;
   }
@@ -593,6 +605,7 @@ class Pid {
   VectorType effort_lower_;    // simple path: the Bounds limits, or -+inf
   VectorType effort_upper_;
   bool first_ = true;
+  bool measurement_seeded_ = false;  // reset(measurement, output): previous_measurement_ is current
   bool history_valid_ = true;  // previous error / measurement / slew state are current
   bool simple_ = false;
   bool zero_constant_effort_ = false;  // every c is +0: the simple path adds a constant +0
