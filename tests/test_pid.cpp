@@ -302,7 +302,7 @@ TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[
   limits.no_load_speed << vlim;
   REQUIRE(claw::validate_effort_limits(limits, 1) == Status::Ok);
   for (double v = -60.0; v <= 60.0; v += 0.37) {
-    // DESIGN.md's formula; past the edge speed (|v| >= 32) its exact value is -+tmax for both ends
+    // The DC-motor envelope's formula; past the edge speed (|v| >= 32) its exact value is -+tmax for both ends
     // (evaluated in double, tsat (1 - edge / vlim) may miss -tmax by an ulp; claw gives it exactly).
     const double edge = vlim * (1 + tmax / tsat);
     const double vh = std::min(std::max(v, -edge), edge);

@@ -21,7 +21,7 @@ enum class PdActionOrder : std::uint8_t {
 
 namespace detail {
 
-/// One joint of gym_jiminy's pd_adapter (DESIGN.md 3.3); `deadband` < 0 means "no deadband".
+/// One joint of gym_jiminy's pd_adapter; `deadband` < 0 means "no deadband".
 /// Default mode writes `out` (the target acceleration) and leaves the state alone; instantaneous
 /// mode rewrites the state's position/velocity and writes out = 0.
 template <typename Scalar>

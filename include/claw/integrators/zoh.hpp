@@ -15,7 +15,7 @@ namespace claw {
 
 /// How integrate_zoh treats the bounds.
 enum class ZohMode : std::uint8_t {
-  /// gym_jiminy 1.8.12's integrate_zoh, operation for operation (DESIGN.md 3.1). It reproduces the
+  /// gym_jiminy 1.8.12's integrate_zoh, operation for operation. It reproduces the
   /// reference vectors bit for bit when built without FMA contraction (-ffp-contract=off, and no
   /// -ffast-math). It does not guarantee the bounds it names: a fast state near a position bound
   /// may cross it, and the back-computed acceleration may leave [amin, amax].
@@ -80,7 +80,7 @@ inline Scalar jiminy_horizon_ratio(Scalar v0, Scalar a_max, Scalar dt) noexcept 
   return (std::fabs(v0) / a_max) / dt;
 }
 
-/// One joint of gym_jiminy's integrate_zoh (DESIGN.md 3.1 steps 2-6), in its exact evaluation
+/// One joint of gym_jiminy's integrate_zoh (its per-joint steps), in its exact evaluation
 /// order. Where Python would raise (the horizon count is NaN or overflows), the count saturates at
 /// 2^53 instead, so the result stays finite; integrate_zoh() refuses such input before calling this.
 template <typename Scalar>
@@ -318,7 +318,7 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
   return safe > Scalar(0) ? safe : Scalar(0);
 }
 
-/// One joint of the viable mode (DESIGN.md 3.1). Velocity candidates, in priority order:
+/// One joint of the viable mode. Velocity candidates, in priority order:
 /// commanded v + clip(a) dt; then the speeds from which the joint can still stop inside the
 /// position bounds (max_stoppable_speed toward each bound); then [vmin, vmax]; and last, always,
 /// the speeds reachable within [amin, amax] this step. When these conflict (a non-viable state) the

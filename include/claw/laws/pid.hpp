@@ -1,5 +1,5 @@
-// claw/laws/pid.hpp: the parallel PID law u = c + ff + kp e + I + kd d for N joints, with every option of
-// DESIGN.md 3.4 (derivative source and filter, integral rule, anti-windup, limits, slew, angle wrap).
+// claw/laws/pid.hpp: the parallel PID law u = c + ff + kp e + I + kd d for N joints, with its
+// options: derivative source and filter, integral rule, anti-windup, limits, slew, angle wrap.
 #pragma once
 
 #include <cmath>
