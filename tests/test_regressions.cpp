@@ -493,7 +493,7 @@ TEST_CASE("fuzz finding: QpSolver refuses a subnormal Hessian (it said Ok with x
 TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight infeasibility tolerance)", "[regression][qp]") {
   // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: the solve put x_0
   // one ulp off -1, which that tolerance counts as a violation. Bounds in W are now set exactly.
-  // (Tolerances below eps are refused since session 7; the tightest valid ones still get x exact.)
+  // (Tolerances below eps are refused; the tightest valid ones still get x exact.)
   claw::QpSolverXd qp(3, 0);
   Eigen::Matrix3d q;
   q << 3.55084, 2.74218, 2.74218, 2.74218, 4.0, 3.0, 2.74218, 3.0, 4.0;

@@ -375,7 +375,7 @@ TEST_CASE("LCQP regression: at a scale where no QP answer can be verified, nothi
 
 TEST_CASE("QP regression: a warm start through a nearly dependent working set ends at the optimum",
           "[qp][regression]") {
-  // fuzz_lcqp (smoke, seed 1 of session 5): the node QP with pair 0 held on its R side, warm-started
+  // fuzz_lcqp (smoke, seed 1): the node QP with pair 0 held on its R side, warm-started
   // from the root's active set, passed through a nearly dependent working set (multipliers of 1e20
   // cancelling) and answered Ok at a vertex that was not the optimum: objective 4999.494 where the
   // cold solve gives 2499.832, stationarity residual 100. The recomputation of x and the
@@ -463,7 +463,7 @@ void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling) 
 
 TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
           "[lcqp][regression]") {
-  // fuzz_lcqp (smoke, seed 4 of session 5): the node QP with pair 0 on its R side, warm-started
+  // fuzz_lcqp (smoke, seed 4): the node QP with pair 0 on its R side, warm-started
   // from the root's active set, reached the working set {A, R0, R3} (kappa 2.4e9), where x2 >= 0 is
   // in W's span and x's rounding violates it by 6.4e-6, beyond the infeasibility threshold 5.1e-8:
   // Infeasible. The cold solve of the same QP is Ok (2499.8328), and the pruned subtree held the
@@ -479,7 +479,7 @@ TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold befor
 
 TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W is not a proof of infeasibility",
           "[qp][lcqp][regression]") {
-  // fuzz_lcqp (smoke, session 6): the family above, node QP with pair 0 on its R side. Over
+  // fuzz_lcqp (smoke): the family above, node QP with pair 0 on its R side. Over
   // W = {A, R0, R3} (kappa 2.4e9) x2 >= 0 is in W's span and x's rounding misses it by 1.0e-5
   // (infeasibility threshold 5.1e-8, rounding of x over W 4.4e-4); the QP said Infeasible and
   // branch and bound pruned the subtree that holds the optimum (certified 2499.90 where a branch
@@ -499,7 +499,7 @@ TEST_CASE("QP regression: a dependent constraint missed by x's rounding over W i
 
 TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a node bound",
           "[lcqp][regression]") {
-  // fuzz_lcqp (smoke, session 6): the family above, node QP with pair 0 on its R side, warm-started:
+  // fuzz_lcqp (smoke): the family above, node QP with pair 0 on its R side, warm-started:
   // Ok after one iteration at a vertex that is not the minimiser, stationarity residual 768 beside
   // gradients of 100 (the recomputation after steps had set a real negative multiplier to 0, its
   // constraint having left W once already). Its objective, 37294, closed the node as a leaf, and
@@ -517,7 +517,7 @@ TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a nod
 
 TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is NumericalOverflow, not Ok",
           "[qp][regression]") {
-  // fuzz_qp (10-minute run, session 6): n = 1, Q = max/4, g = max (the largest double), five equal
+  // fuzz_qp (10-minute run): n = 1, Q = max/4, g = max (the largest double), five equal
   // equality rows -max/4 x = -max/4: x = 1, finite multipliers, but Q x + g overflows: the answer
   // was Ok with objective +inf and a NaN stationarity residual.
   const double big = std::numeric_limits<double>::max();
@@ -544,7 +544,7 @@ TEST_CASE("QP regression: an answer whose gradient Q x + g overflows is Numerica
 
 TEST_CASE("QP regression: tolerances below eps are refused (a subnormal equality cannot be met exactly)",
           "[qp][regression]") {
-  // fuzz_qp (10-minute run, session 6): float, Q = 1e-12, the equality 0.5 x = 1.73e-41 (subnormal)
+  // fuzz_qp (10-minute run): float, Q = 1e-12, the equality 0.5 x = 1.73e-41 (subnormal)
   // and both tolerances 0. The solve refines x through R = L^-1 a = 5e5: 1.73e-41 / 5e5 underflows to
   // 0, x = 0 came back Ok and missed the row by 1.73e-41 > 0. A tolerance below eps asks for more
   // than the arithmetic holds; it is now refused, and the solver keeps its previous settings.
@@ -575,7 +575,7 @@ TEST_CASE("QP regression: tolerances below eps are refused (a subnormal equality
 
 namespace {
 
-/// fuzz_lcqp (10-minute run, session 6): n = 4, two pairs of general rows; L_0 and R_0 are 4.4e-10
+/// fuzz_lcqp (10-minute run): n = 4, two pairs of general rows; L_0 and R_0 are 4.4e-10
 /// apart in angle in the metric of Q (Q_ii from 1 to 2.5e5), L_0 an equality.
 claw::LcqpProblem<double> near_parallel_pair_lcqp() {
   claw::LcqpProblem<double> p(4, 0, 2);
@@ -684,7 +684,7 @@ void check_certified_at_best_branch(const claw::LcqpProblem<double>& p, double b
 
 TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
           "[lcqp][regression]") {
-  // fuzz_lcqp (10-minute run, session 6): c came out slightly negative and Lemke ended in a ray:
+  // fuzz_lcqp (10-minute run): c came out slightly negative and Lemke ended in a ray:
   // certified Infeasible. The ray is now believed only when it persists with w >= -t (and here c is
   // recognised as 0 first); branch and bound finds the optimum, 0.0086643 with lambda =
   // (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
@@ -698,7 +698,7 @@ TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not
 
 TEST_CASE("LCQP regression: the monotone path does not certify a solution made unique by rounding",
           "[lcqp][regression]") {
-  // fuzz_lcqp smokes (session 7). (1) The family above with c = +1e-17: scaled by |c|_inf, the
+  // fuzz_lcqp smokes. (1) The family above with c = +1e-17: scaled by |c|_inf, the
   // rounding became an LCP with c = O(1) and Lemke's lambda = 0 was certified as the unique
   // solution (0.0086657; optimum 0.0086643). c within 64 n eps of its size is now 0.
   const auto p = degenerate_monotone_lcqp(
@@ -734,7 +734,7 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
 
 TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction leaves the node unexplored",
           "[lcqp][regression]") {
-  // fuzz_lcqp smoke (session 6): L selects the variables in reverse order, R_0 mixes -964 with
+  // fuzz_lcqp smoke: L selects the variables in reverse order, R_0 mixes -964 with
   // 1e-3 entries; x = (0, 0, 0, 100) is feasible (objective 5000.2) but a node QP over a working
   // set of kappa 1e7 (multipliers of 2e15) missed x2 >= 0 by 4e-4 and said Infeasible: the LCQP was
   // certified Infeasible. Its answer may now be MaxIterations (an IllConditioned node is not
@@ -767,7 +767,7 @@ TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a ro
 
 TEST_CASE("LCQP test support: the branch reference allows for violations that carry no multiplier",
           "[lcqp][regression]") {
-  // fuzz_lcqp smoke (session 6): the reference (claw_test::LcqpBranches::certified_ceiling) was
+  // fuzz_lcqp smoke: the reference (claw_test::LcqpBranches::certified_ceiling) was
   // 0.03 below the exact optimum. The LCQP's feasible set is one vertex: x3 = 0, A x = b and R x =
   // lbR (objective 5004.379164416, in rational arithmetic). The branch with R held has its QP
   // optimum at x3 = -2.8e-11 (exact), within QpSolver's threshold of x3 >= 0, which stays out of
@@ -804,7 +804,7 @@ TEST_CASE("LCQP test support: the branch reference allows for violations that ca
 
 TEST_CASE("QP regression: a dependent constraint missed by the rounding of a large combination of W's rows is not a proof of infeasibility",
           "[qp][lcqp][regression]") {
-  // fuzz_lcqp smoke (session 7), the near-parallel-rows family again: the node with pair 0 on its
+  // fuzz_lcqp smoke, the near-parallel-rows family again: the node with pair 0 on its
   // R side holds x = (0, 0, 0, 100), but its QP ended at a vertex W = {A, R_1, R_0, L_3} with
   // x2 >= 0 (L_1) dependent on W through r of 2.3e13 (A and R_1 are 1e-4 apart) and missed by
   // 1.7e-4, above the allowance 16 eps kappa (1 + ||x||) = 1.3e-4: Infeasible, and the LCQP was
@@ -847,7 +847,7 @@ TEST_CASE("QP regression: a dependent constraint missed by the rounding of a lar
 
 TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not clearly feasible",
           "[lcqp][regression]") {
-  // fuzz_lcqp (10-minute run, session 7): A = R_3 up to 3e-5 in x2's entry, both held at the same
+  // fuzz_lcqp (10-minute run): A = R_3 up to 3e-5 in x2's entry, both held at the same
   // rhs: every point with A x = b and R_3 x >= lbR_3, R_1 x >= lbR_1, R_0 x >= lbR_0 has
   // x1 <= -3.65 (a Farkas combination with multipliers of 4.8e12, checked in rational arithmetic),
   // so with x1 >= 0 the LCQP is infeasible, and LcqpSolver says so. A branch QP still answers Ok
@@ -883,7 +883,7 @@ TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not
 
 TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke's method",
           "[lcqp][regression]") {
-  // fuzz_lcqp smoke (session 7): L selects x3, x2, x1, x0; R rows r (1, 1, 1, 1) with r = 858.8
+  // fuzz_lcqp smoke: L selects x3, x2, x1, x0; R rows r (1, 1, 1, 1) with r = 858.8
   // (pairs 0-2) and kR0 = 0.00106 (pair 3). Every feasible x has sum x >= kRhs / kR0 = 100, so
   // pairs 0-2 sit on their L side and the feasible set is the single point x = (100, 0, 0, 0).
   // M = S D with d = 1 at the first pair made S's diagonal span 858.8 to 1.3e-9; Lemke ended on a
@@ -915,7 +915,7 @@ TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke'
 
 TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x|| = 1.6e10), nothing is certified",
           "[lcqp][regression]") {
-  // fuzz_lcqp 10-minute run (session 7): R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
+  // fuzz_lcqp 10-minute run: R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
   // -1 and -0.62 in every branch with pair 1 on its R side: that branch is empty. At the LCQP's
   // scale, ||x|| = 1.6e10, QpSolver's tolerance 1e-9 (1 + ||x||) along the unit normal lets its
   // point miss them (by 1.75 once moved inward) and answer Ok, at a value 6e-6 below the clean
@@ -951,7 +951,7 @@ TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x||
 
 TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - lbR",
           "[lcqp][regression]") {
-  // fuzz_lcqp 10-minute run (session 8), the degenerate_monotone_lcqp family with a second equality
+  // fuzz_lcqp 10-minute run, the degenerate_monotone_lcqp family with a second equality
   // 62.35 x0 + 6.235 x1 + 0.0062 x2 + 178.2 x3 = 0.8735. The first equality makes w = R x - lbR =
   // (-0.176, 6.06) x0: w >= 0 only at x0 = 0, where w = 0 and lambda = (x3, x2) runs along a
   // segment (S has rank 1). c = (-7e-4, 0.024) is a difference of terms of 0.65, so Lemke's
@@ -977,7 +977,7 @@ TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within
 
 TEST_CASE("LCQP regression: the monotone path's uniqueness test allows for the error of its symmetric S",
           "[lcqp][regression]") {
-  // Review of session 8: M = S D is detected with d consistent to 1e-9 and S is then averaged with
+  // Review: M = S D is detected with d consistent to 1e-9 and S is then averaged with
   // its transpose, so S is known only to that asymmetry. Here L = I, M = R = S0 + eps a b' with S0
   // PSD of rank 2 and R v = 0 exactly (S0 v = 0, b'v = 0, v = (1, 1, -1)); lbR = R (1, 1, 2), so
   // every lambda = (1, 1, 2) + t v, t in [-1, 2], is complementary with w = 0. The averaged S is
@@ -1001,7 +1001,7 @@ TEST_CASE("LCQP regression: the monotone path's uniqueness test allows for the e
 
 namespace {
 
-/// fuzz_lcqp 10-minute run (session 8): pairs whose rows L2 = R2 coincide, and an L0 whose x2 and
+/// fuzz_lcqp 10-minute run: pairs whose rows L2 = R2 coincide, and an L0 whose x2 and
 /// x3 coefficients differ by 6.1e-8 of 0.001: with pairs 0 and 2 on their L side, L0 x = -1,
 /// L2 x = -0.62 and R1 x >= 0.38 hold only at x3 = -x2 = 9.8e6 (objective 5.0e18).
 claw::LcqpProblem<double> far_vertex_lcqp() {
@@ -1122,7 +1122,7 @@ TEST_CASE("QP regression: a dependent row's dual step is not blocked by a roundi
 
 TEST_CASE("QP regression: a constraint set aside at the stepped x is checked again at the fresh x",
           "[qp][regression]") {
-  // fuzz_qp (10-minute run, session 9), float: g0 = -8.5e37. The dual steps of 1e37 cancelled to
+  // fuzz_qp (10-minute run), float: g0 = -8.5e37. The dual steps of 1e37 cancelled to
   // x = (0, 0); there the row missed by 4.6e-5 along its unit normal (within the infeasibility
   // tolerance 1e-4) and, dependent on W = {x0 <= ub, x1 >= lb}, was set aside. The refresh from
   // W (x1's bound dropped) gave x = (0.383, 6e-7), where the row misses by 0.38 along its normal,
@@ -1165,7 +1165,7 @@ TEST_CASE("QP regression: a constraint set aside at the stepped x is checked aga
 
 TEST_CASE("QP regression: an equality held out of W by W's rounding allowance only is not a proof of infeasibility",
           "[qp][lcqp][regression]") {
-  // fuzz_lcqp (10-minute run, session 9): four equality rows -0.001 (1, 1, 1, 1) but for one entry
+  // fuzz_lcqp (10-minute run): four equality rows -0.001 (1, 1, 1, 1) but for one entry
   // each (3e-5 relative, and -0.1 in L1), and two ranges R2, R3 whose lower bounds hold exactly at
   // the only point, x = (1000, 0, 0, 0). W took L1..L3 (kappa ~1e10); R1 joined at a sine of 1.5e-5,
   // far above dependence_tolerance but within W's rounding allowance 16 eps kappa, was held out as
@@ -1214,7 +1214,7 @@ TEST_CASE("QP regression: an equality held out of W by W's rounding allowance on
 }
 
 TEST_CASE("QP regression: a row missed by exactly the infeasibility tolerance is accepted", "[qp][regression]") {
-  // fuzz_qp (10-minute run, session 9), a harness false alarm: infeasibility_tolerance = 1, x fixed
+  // fuzz_qp (10-minute run), a harness false alarm: infeasibility_tolerance = 1, x fixed
   // at a = -7.25e-13 by its bounds, four rows a x = a. The miss of each along its unit normal,
   // (a^2 - a) / |a| = 1 + |a|, equals the tolerance 1 (1 + ||x||) in exact arithmetic; the harness's
   // tol * ||a|| came out one ulp below the computed miss. The solver's Ok is right; the harness now
