@@ -39,7 +39,7 @@ TEST_CASE("QP regression: a float row whose norm overflows is never ignored", "[
   const auto& r = qp.solve(g, lb, ub, lba, uba);
   // Before: the row's inverse norm was 0, the row never counted as violated, and x = 0 came back
   // Ok. Now an Ok answer satisfies it. (The iteration itself still overflows on such a row and says
-  // Infeasible: rows are not pre-scaled yet; see the README's open findings.)
+  // Infeasible: rows are not pre-scaled yet.)
   CHECK(r.status != Status::Ok);
   // The same constraint at a float-safe scale is solved.
   a << 3e15f;
