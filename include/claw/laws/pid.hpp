@@ -273,8 +273,7 @@ class Pid {
   template <typename DP, typename DI, typename DD>
   Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
                    const Eigen::MatrixBase<DD>& kd) noexcept {
-    if (size() == 0 || kp.size() != size() || ki.size() != size() || kd.size() != size())
-      return Status::SizeMismatch;
+    if (!sized(kp, ki, kd)) return Status::SizeMismatch;
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
         if (!std::isfinite(g) || g < Scalar(0)) return Status::InvalidParameter;
@@ -299,12 +298,13 @@ class Pid {
   /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
   /// history, so the next step's measurement change q - measurement drives the Measurement
   /// derivative and proportional-on-measurement (as Arduino PID_v1's Initialize()); the error
-  /// history is not seeded (the first-step rule of ErrorDifference applies). Nothing is touched on SizeMismatch (a size other than size()), NonFiniteInput
-  /// (NaN/Inf) nor on NumericalOverflow (finite output and c whose difference overflows).
+  /// history is not seeded (the first-step rule of ErrorDifference applies). Nothing is touched
+  /// on SizeMismatch (a size other than size()), NonFiniteInput (NaN/Inf) nor on
+  /// NumericalOverflow (finite output and c whose difference overflows).
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
                const Eigen::MatrixBase<DU>& output) noexcept {
-    if (size() == 0 || !all_have_size(size(), measurement, output)) return Status::SizeMismatch;
+    if (!sized(measurement, output)) return Status::SizeMismatch;
     if (!all_finite(measurement) || !all_finite(output)) return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
       if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
@@ -342,7 +342,7 @@ class Pid {
   /// NaN/Inf.
   template <typename DI>
   Status set_integral_term(const Eigen::MatrixBase<DI>& integral) noexcept {
-    if (size() == 0 || integral.size() != size()) return Status::SizeMismatch;
+    if (!sized(integral)) return Status::SizeMismatch;
     if (!all_finite(integral)) return Status::NonFiniteInput;
     integral_ = integral;
     return Status::Ok;
@@ -363,6 +363,12 @@ class Pid {
   const Settings& settings() const noexcept { return settings_; }
 
  private:
+  /// The Pid has joints (size 0 refuses every call) and every vector has size() entries.
+  template <typename... Vectors>
+  bool sized(const Vectors&... vectors) const noexcept {
+    return size() > 0 && all_have_size(size(), vectors...);
+  }
+
   void refresh_derived() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
@@ -443,8 +449,7 @@ class Pid {
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     // Every build: a vector of another size, or a PID never given joints (size 0), is refused.
-    if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
-      return Status::SizeMismatch;
+    if (!sized(target, target_velocity, feedforward, q, v, out)) return Status::SizeMismatch;
     if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
     if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
       return Status::NonFiniteInput;
