@@ -220,6 +220,32 @@ TEST_CASE("QP with a diagonal Hessian and a box: x = clip(-g / q, lb, ub)", "[qp
   }
 }
 
+TEST_CASE("a bound missed by less than feasibility_tolerance (1 + ||x||) but more than the Ok "
+          "tolerance enters W: far from the origin the answer is still Ok at the bound",
+          "[qp]") {
+  // min 1/2 ||x||^2 + g'x with x0 fixed at X and x1 >= 0, g = (0, gamma): x = (X, 0), mu = (X, gamma).
+  // The free minimiser's x1 = -gamma misses its bound by gamma, far below feasibility_tolerance
+  // (1 + X) but above the Ok tolerance infeasibility_tolerance (1 + 0).
+  for (const double big : {1e4, 1e6, 1e8}) {
+    const double gamma = 5e-4 * claw::default_qp_infeasibility_tolerance<double>() * big;
+    REQUIRE(gamma < claw::default_qp_feasibility_tolerance<double>() * (1.0 + big));
+    REQUIRE(gamma > claw::default_qp_infeasibility_tolerance<double>());
+    Problem p = unconstrained(2, 0);
+    p.q.setIdentity();
+    p.g << 0.0, gamma;
+    p.lb << big, 0.0;
+    p.ub << big, kInf;
+    claw::QpSolverXd solver(2, 0);
+    const auto& r = solve(solver, p);
+    INFO("X = " << big);
+    REQUIRE(r.status == Status::Ok);
+    CHECK(r.x(0) == big);
+    CHECK(r.x(1) == 0.0);
+    CHECK(r.active_set.bound(1) == QpActivity::Lower);
+    CHECK(r.bound_multipliers(1) == Approx(gamma).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("QP with equalities only matches the KKT system", "[qp]") {
   std::mt19937 rng(3);
   for (int n : {2, 5, 12}) {

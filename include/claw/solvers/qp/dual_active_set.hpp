@@ -275,10 +275,16 @@ class QpDualActiveSet {
   }
 
   /// The most violated constraint outside W and its violated side (+1: below its lower bound),
-  /// by the distance along its unit normal beyond threshold(feasibility_tolerance); -1 if none.
-  /// Equalities outside W are implied by W's equalities (held_out_status checks them).
+  /// by the distance along its unit normal, among those whose distance exceeds the iteration's
+  /// target min(threshold(feasibility_tolerance), infeasibility_tolerance (1 + |b|) / 2), b the
+  /// violated bound (rows: |b| / ||a||); -1 if none. The target is never looser than half the Ok
+  /// tolerance of check_qp_answer, so the iteration does not stop at a candidate its own check
+  /// rejects (the other half is room for the final refresh's rounding). Equalities outside W are
+  /// implied by W's equalities (held_out_status checks them).
   Index most_violated(int& sign) const noexcept {
-    Scalar worst = threshold(settings_.feasibility_tolerance);
+    const Scalar target = threshold(settings_.feasibility_tolerance);
+    const Scalar half_ok = settings_.infeasibility_tolerance / Scalar(2);
+    Scalar worst = Scalar(0);
     Index p = -1;
     for (Index c = 0; c < n_ + m_; ++c) {
       const Scalar lo = lower(c), hi = upper(c);
@@ -286,16 +292,14 @@ class QpDualActiveSet {
       const Scalar v = value(c), scale = inv_norm(c);
       const Scalar below = (lo - v) * scale;
       const Scalar above = (v - hi) * scale;
-      if (below > worst) {
-        worst = below;
-        p = c;
-        sign = 1;
-      }
-      if (above > worst) {
-        worst = above;
-        p = c;
-        sign = -1;
-      }
+      const Scalar miss = below > above ? below : above;
+      if (!(miss > worst)) continue;
+      const Scalar bound = below > above ? lo : hi;
+      const Scalar ok_half = half_ok * (Scalar(1) + std::fabs(bound) * scale);
+      if (!(miss > (ok_half < target ? ok_half : target))) continue;
+      worst = miss;
+      p = c;
+      sign = below > above ? 1 : -1;
     }
     return p;
   }

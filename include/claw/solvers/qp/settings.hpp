@@ -37,8 +37,10 @@ struct QpSettings {
   int max_iterations = 1000;
   /// The iteration's target: a constraint is added while its distance to the feasible side, along
   /// the row's unit normal (b - a'x) / ||a|| (simple bounds: lb - x), exceeds
-  /// feasibility_tolerance (1 + ||x||_inf). Finite, >= eps (a smaller one asks for more than the
-  /// arithmetic can hold: x itself is only known to eps ||x||).
+  /// feasibility_tolerance (1 + ||x||_inf), or half the Ok tolerance infeasibility_tolerance
+  /// (1 + |b|) (rows: |b| / ||a||) when that is smaller: the iteration never stops at a candidate
+  /// the answer's check rejects for a miss outside W. Finite, >= eps (a smaller one asks for more
+  /// than the arithmetic can hold: x itself is only known to eps ||x||).
   Scalar feasibility_tolerance = default_qp_feasibility_tolerance<Scalar>();
   /// The answer's primal tolerance t, relative to each constraint's own bound b:
   ///  - Ok: every bound and row is violated by at most t (1 + |b|) along its unit normal
