@@ -147,9 +147,15 @@ struct LcqpSettings {
   Scalar hessian_regularisation = Scalar(0);
   /// When Q (+ hessian_regularisation) does not factorise (positive semidefinite, or definite only
   /// at rounding level), add delta I with delta = 1e-12, 1e-10 or 1e-8 (float: 1e-6, 1e-4) times
-  /// max(1, max_i Q_ii), the first that works (LcqpResult::regularisation reports it). The
-  /// subproblems then minimise the regularised objective; the reported objective uses Q. When
-  /// false, such a Q gives InvalidProblem.
+  /// max(1, max_i Q_ii), the first that works (LcqpResult::regularisation reports it). A
+  /// subproblem that then ends MaxIterations or IllConditioned (the regularised Hessian's
+  /// condition 1 / delta is the cause) raises delta a hundredfold, up to 1e-4 times that scale,
+  /// and is solved again. The final branch QP is refined by proximal steps
+  /// x+ = argmin f(x) + delta/2 ||x - x_k||^2 over its constraints (warm, same factors) until
+  /// the unregularised stationarity bound r + delta ||x+ - x_k||_inf (r: the regularised QP's
+  /// residual) is within the QP's stationarity limit, so x minimises the branch QP of Q itself;
+  /// the reported objective and residual use Q. Regularisation never decides Infeasible: that
+  /// verdict rests on constraint certificates alone. When false, such a Q gives InvalidProblem.
   bool auto_regularisation = true;
   /// Settings of the convex subproblem solver.
   QpSettings<Scalar> qp;
@@ -986,12 +992,14 @@ class LcqpSolver {
   Status setup_qp(const Problem& p) noexcept {
     // Q + reg I is passed as an expression (no copy of Q is kept).
     reg_ = settings_.hessian_regularisation;
+    proximal_step_ = Scalar(0);
     Status status = qp_.set_hessian(p.Q + reg_ * MatrixNN::Identity(n_, n_));
     if (status == Status::InvalidProblem && settings_.auto_regularisation) {
       // Positive semidefinite Q (or numerically so): add delta I, delta = 1e-12, 1e-10, 1e-8
       // (float: 1e-6, 1e-4) times max(1, max_i Q_ii), the first that factorises.
       Scalar scale = Scalar(1);
       for (Index i = 0; i < n_; ++i) scale = detail::max_of(scale, std::fabs(p.Q.coeff(i, i)));
+      regularisation_scale_ = scale;
       const Scalar steps[3] = {Scalar(1e-12), Scalar(1e-10), Scalar(1e-8)};
       const Scalar float_steps[2] = {Scalar(1e-6), Scalar(1e-4)};
       const bool single = sizeof(Scalar) <= 4;
@@ -1042,7 +1050,54 @@ class LcqpSolver {
       ++result_.qp_solves;
     }
     has_guess_ = true;
-    return qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_);
+    for (;;) {
+      const auto& cold = qp_.solve(g, p.lb, p.ub, row_lo_, row_hi_);
+      const bool undecided =
+          cold.status == Status::MaxIterations || cold.status == Status::IllConditioned;
+      if (!undecided || !raise_regularisation(p)) return cold;
+      ++result_.qp_solves;
+    }
+  }
+
+  /// With automatic regularisation in use, delta <- 100 delta (at most 1e-4 max(1, max_i Q_ii))
+  /// and Q + (hessian_regularisation + delta) I refactorised; false (nothing changed) when no
+  /// delta is in use, it is at its cap, or the new matrix does not factorise. The next QP is cold
+  /// (has_guess_ stays as the caller left it; a warm guess would rebuild its factors anyway).
+  bool raise_regularisation(const Problem& p) noexcept {
+    const Scalar delta = result_.regularisation;
+    const Scalar cap = Scalar(1e-4) * regularisation_scale_;
+    if (!(delta > Scalar(0)) || !(delta < cap)) return false;
+    const Scalar raised = detail::min_of(Scalar(100) * delta, cap);
+    const Scalar total = settings_.hessian_regularisation + raised;
+    // On failure QpSolver keeps the previous Hessian installed.
+    if (qp_.set_hessian(p.Q + total * MatrixNN::Identity(n_, n_)) != Status::Ok) return false;
+    result_.regularisation = raised;
+    reg_ = total;
+    return true;
+  }
+
+  /// Proximal refinement of the branch QP last solved (Ok, its fixings in fix_) when automatic
+  /// regularisation delta is in use: x+ = argmin f(x) + delta/2 ||x - x_k||^2 (gradient
+  /// g - delta x_k, warm), each step decreasing f, until r + delta ||x+ - x_k||_inf, a bound on
+  /// the unregularised stationarity residual, is within the QP's limit (proximal_step_ keeps
+  /// delta ||x+ - x_k||_inf for the report). x_k and its objective are in `x` and `value`;
+  /// returns whether the bound was reached within max_iterations steps (x keeps the last
+  /// acceptable point either way).
+  bool refine_regularised(const Problem& p, VectorN& x, Scalar& value) noexcept {
+    const Scalar delta = result_.regularisation;
+    proximal_step_ = Scalar(0);
+    if (!(delta > Scalar(0))) return true;
+    for (int k = 0; k < settings_.max_iterations; ++k) {
+      gk_ = p.g - delta * x;
+      const auto& r = solve_qp(p, gk_);
+      Scalar next = Scalar(0);
+      if (r.status != Status::Ok || !acceptable(p, r.x, next)) return false;
+      proximal_step_ = delta * (r.x - x).template lpNorm<Eigen::Infinity>();
+      x = r.x;
+      value = next;
+      if (r.residuals.stationarity + proximal_step_ <= r.residuals.stationarity_limit) return true;
+    }
+    return false;
   }
 
   /// An Ok QP answer whose stationarity residual is small beside the objective's gradient,
@@ -1082,7 +1137,7 @@ class LcqpSolver {
   /// Stationarity type and residual from the last (branch) QP's multipliers at x_.
   void classify(const Problem& p) noexcept {
     const auto& r = qp_.result();
-    result_.residuals.stationarity = r.residuals.stationarity;
+    result_.residuals.stationarity = r.residuals.stationarity + proximal_step_;
     pair_values(p, result_.x);
     const Scalar tol = feasibility_threshold(result_.x);
     const Scalar dual_tol = Scalar(1e3) * settings_.feasibility_tolerance;
@@ -1221,12 +1276,14 @@ class LcqpSolver {
     fix_ = best_fix_;
     const auto& r = solve_qp(p, p.g);
     Scalar value;
+    bool refined = true;
     if (r.status == Status::Ok && acceptable(p, r.x, value) &&
         value <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent))) {
       best_x_ = r.x;
       incumbent = value;
+      refined = refine_regularised(p, best_x_, incumbent);
     }
-    accept(p, best_x_, incumbent, LcqpPath::BranchAndBound, exhausted);
+    accept(p, best_x_, incumbent, LcqpPath::BranchAndBound, exhausted && refined);
     classify(p);
     return result_;
   }
@@ -1376,6 +1433,7 @@ class LcqpSolver {
       best_x_ = s.x;
       value = flipped;
     }
+    static_cast<void>(refine_regularised(p, best_x_, value));
     accept(p, best_x_, value, LcqpPath::PenaltyHomotopy, false);
     classify(p);
     result_.penalty = rho;
@@ -1409,6 +1467,8 @@ class LcqpSolver {
   Index n_ = 0, nc_ = 0, m_ = 0;
   bool has_guess_ = false;
   Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
+  Scalar regularisation_scale_ = Scalar(1);  // max(1, max_i |Q_ii|): automatic delta's unit
+  Scalar proximal_step_ = Scalar(0);         // delta ||x+ - x_k||_inf of the last refinement
   Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the monotone path's LCP
   Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the monotone path's LCP
   VectorRows row_lo_, row_hi_;
