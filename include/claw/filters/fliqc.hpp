@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "claw/core/product.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -250,7 +251,7 @@ class FliqcFilter {
   MatrixNN nullspace_projector() const noexcept {
     MatrixNN out = MatrixNN::Identity(n_, n_);
     for (Index k = 0; k < rank_; ++k)
-      out.noalias() -= basis_.row(k).head(n_).transpose() * basis_.row(k).head(n_);
+      out.noalias() -= detail::product(basis_.row(k).head(n_).transpose(), basis_.row(k).head(n_));
     return out;
   }
 
@@ -466,7 +467,7 @@ class FliqcFilter {
                                 settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
     if (velocity_error) {
       const Scalar factor = settings_.velocity_error_as_original ? Scalar(-2) : Scalar(-1);
-      problem_.g.head(n).noalias() = factor * (problem_.Q.topLeftCorner(n, n) * qdot_guide);
+      problem_.g.head(n).noalias() = factor * detail::product(problem_.Q.topLeftCorner(n, n), qdot_guide);
     }
     // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide. A row whose own rate
     // keeps at most sqrt(eps) of its reaction through P_null is blocked (reported; exempted from

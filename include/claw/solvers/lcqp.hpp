@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "claw/core/product.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/lcp.hpp"
@@ -452,7 +453,7 @@ class LcqpSolver {
   }
 
   Scalar objective(const Problem& p, const VectorN& x) noexcept {
-    tmp_n_.noalias() = p.Q * x;
+    tmp_n_.noalias() = detail::product(p.Q, x);
     return Scalar(0.5) * x.dot(tmp_n_) + p.g.dot(x);
   }
 
@@ -591,7 +592,7 @@ class LcqpSolver {
       x0_.coeffRef(j) = v;
     }
     // w = c + M lambda.
-    mm_.noalias() = oth * t_;
+    mm_.noalias() = detail::product(oth, t_);
     // An entry of M that is a cancellation, |M_ij| <= sqrt(eps) (|oth| |T|)_ij, is known to no
     // digit (T carries the elimination's rounding): the LCP's shape, and with it the uniqueness
     // this path certifies, is then unknown. Three equalities made R x constant along the line
@@ -612,7 +613,7 @@ class LcqpSolver {
         if (v != Scalar(0) && v <= noise * serr_.coeff(i, j))
           return MonotoneOutcome::NotApplicable;
       }
-    cvec_.noalias() = oth * x0_;
+    cvec_.noalias() = detail::product(oth, x0_);
     cvec_ -= lb_oth;
     // Likewise c: an entry within 64 n eps (|oth| |x0| + |lb|)_i of 0 is 0 (the LCP is scaled by
     // |c|_inf below, which would blow such rounding up to 1). Two equalities put both R rows
@@ -813,7 +814,7 @@ class LcqpSolver {
   MonotoneOutcome finish_monotone(const Problem& p) noexcept {
     const Index m = m_;
     for (Index i = 0; i < m; ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
-    x_.noalias() = t_ * mu_;
+    x_.noalias() = detail::product(t_, mu_);
     x_ += x0_;
     result_.path = LcqpPath::Monotone;
     Scalar value;
@@ -1108,7 +1109,7 @@ class LcqpSolver {
   template <typename DG>
   bool settled(const Problem& p, const Eigen::MatrixBase<DG>& g, const typename Qp::Result& r) noexcept {
     if (r.status != Status::Ok) return false;
-    gradient_.noalias() = p.Q * r.x;
+    gradient_.noalias() = detail::product(p.Q, r.x);
     gradient_ += g;
     const Scalar scale = detail::max_of(Scalar(1), gradient_.template lpNorm<Eigen::Infinity>());
     return r.residuals.stationarity <= std::sqrt(std::sqrt(std::numeric_limits<Scalar>::epsilon())) * scale;
@@ -1292,10 +1293,10 @@ class LcqpSolver {
 
   /// C v = L'(R v) + R'(L v) into out.
   void apply_c(const Problem& p, const VectorN& v, VectorN& out) noexcept {
-    lp_.noalias() = p.L * v;
-    rp_.noalias() = p.R * v;
-    out.noalias() = p.L.transpose() * rp_;
-    out.noalias() += p.R.transpose() * lp_;
+    lp_.noalias() = detail::product(p.L, v);
+    rp_.noalias() = detail::product(p.R, v);
+    out.noalias() = detail::product(p.L.transpose(), rp_);
+    out.noalias() += detail::product(p.R.transpose(), lp_);
   }
 
   /// The penalty phi(x) = (Lx - lbL)'(Rx - lbR), and its gradient C x + g_phi into grad_phi_.
@@ -1310,8 +1311,8 @@ class LcqpSolver {
   const Result& homotopy(const Problem& p) noexcept {
     result_.path = LcqpPath::PenaltyHomotopy;
     // g_phi = -(R' lbL + L' lbR): phi(x) = 1/2 x'Cx + g_phi'x + lbL'lbR.
-    gphi_.noalias() = p.R.transpose() * p.lbL;
-    gphi_.noalias() += p.L.transpose() * p.lbR;
+    gphi_.noalias() = detail::product(p.R.transpose(), p.lbL);
+    gphi_.noalias() += detail::product(p.L.transpose(), p.lbR);
     gphi_ = -gphi_;
     Scalar rho = settings_.initial_penalty;
     // Zero-penalty QP (the relaxation): infeasible relaxation proves infeasibility.
@@ -1332,7 +1333,7 @@ class LcqpSolver {
       const Scalar phi_now = penalty_and_gradient(p, xk_);
       // Stationarity of the penalised problem at xk_: Q(xk - x_qp) + rho (C xk + g_phi) - (gk - g).
       tmp2_n_ = xk_ - x_;
-      p_.noalias() = p.Q * tmp2_n_;
+      p_.noalias() = detail::product(p.Q, tmp2_n_);
       p_ += reg_ * tmp2_n_;
       p_ += rho * grad_phi_;
       p_ -= gk_ - p.g;
@@ -1374,11 +1375,11 @@ class LcqpSolver {
       p_ = x_ - xk_;
       // LCQPow's step on the merit 1/2 x'(Q + rho C)x + (g + rho g_phi)'x along p.
       apply_c(p, p_, tmp_n_);
-      tmp2_n_.noalias() = p.Q * p_;
+      tmp2_n_.noalias() = detail::product(p.Q, p_);
       tmp2_n_ += reg_ * p_;
       const Scalar qk = p_.dot(tmp2_n_) + rho * p_.dot(tmp_n_);
       // grad at xk: Q xk + g + rho (C xk + g_phi)
-      tmp2_n_.noalias() = p.Q * xk_;
+      tmp2_n_.noalias() = detail::product(p.Q, xk_);
       tmp2_n_ += reg_ * xk_;
       tmp2_n_ += p.g;
       const Scalar lk = p_.dot(tmp2_n_) + rho * p_.dot(grad_phi_);

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <cmath>
 
+#include "claw/core/product.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/numerics.hpp"
@@ -82,7 +83,7 @@ class QpDualActiveSet {
     return tolerance * (Scalar(1) + x_norm);
   }
   void update_ax() noexcept {
-    if (m_ > 0) ax_.noalias() = a_ * x_;
+    if (m_ > 0) ax_.noalias() = detail::product(a_, x_);
   }
 
   /// d_ = J' (sign a_c); returns one past d_'s last nonzero (at least W's size).
@@ -120,15 +121,15 @@ class QpDualActiveSet {
   void compute_primal_dual() noexcept {
     const Index q = factors_.size();
     const auto& j = factors_.j();
-    work_.noalias() = j.transpose() * g_;
+    work_.noalias() = detail::product(j.transpose(), g_);
     for (Index k = 0; k < q; ++k) work2_.coeffRef(k) = rhs(k);
     factors_.solve_r_transposed(work2_);
     if (q > 0) {
-      x_.noalias() = j.leftCols(q) * work2_.head(q);
+      x_.noalias() = detail::product(j.leftCols(q), work2_.head(q));
     } else {
       x_.setZero();
     }
-    if (q < n_) x_.noalias() -= j.rightCols(n_ - q) * work_.tail(n_ - q);
+    if (q < n_) x_.noalias() -= detail::product(j.rightCols(n_ - q), work_.tail(n_ - q));
     for (Index k = 0; k < q; ++k) work2_.coeffRef(k) += work_.coeff(k);
     factors_.solve_r(work2_, working_set_.multipliers());
     // One step of iterative refinement of x on W's rows (O(n q)): with res_k = b_k - sign_k n_k'x,
@@ -139,7 +140,7 @@ class QpDualActiveSet {
       work2_.coeffRef(k) = rhs(k) - (working_set_.sign(k) > 0 ? n_x : -n_x);
     }
     factors_.solve_r_transposed(work2_);
-    if (q > 0) x_.noalias() += j.leftCols(q) * work2_.head(q);
+    if (q > 0) x_.noalias() += detail::product(j.leftCols(q), work2_.head(q));
     // A simple bound in W holds exactly: its coordinate is the bound, not the solve's rounding of
     // it (which a tight infeasibility_tolerance would count as a violation).
     for (Index k = 0; k < q; ++k) {
@@ -284,7 +285,10 @@ class QpDualActiveSet {
   Index most_violated(int& sign) const noexcept {
     const Scalar target = threshold(settings_.feasibility_tolerance);
     const Scalar half_ok = settings_.infeasibility_tolerance / Scalar(2);
-    Scalar worst = Scalar(0);
+    // Only far from the origin can a bound's own limit be below the target; worst starts at the
+    // smallest limit any constraint can have and then holds the largest miss taken.
+    const bool bound_relative = half_ok < target;
+    Scalar worst = bound_relative ? half_ok : target;
     Index p = -1;
     for (Index c = 0; c < n_ + m_; ++c) {
       const Scalar lo = lower(c), hi = upper(c);
@@ -292,16 +296,25 @@ class QpDualActiveSet {
       const Scalar v = value(c), scale = inv_norm(c);
       const Scalar below = (lo - v) * scale;
       const Scalar above = (v - hi) * scale;
-      const Scalar miss = below > above ? below : above;
-      if (!(miss > worst)) continue;
-      const Scalar bound = below > above ? lo : hi;
-      const Scalar ok_half = half_ok * (Scalar(1) + std::fabs(bound) * scale);
-      if (!(miss > (ok_half < target ? ok_half : target))) continue;
-      worst = miss;
-      p = c;
-      sign = below > above ? 1 : -1;
+      if (below > worst && (!bound_relative || beyond_target(below, lo, scale, target))) {
+        worst = below;
+        p = c;
+        sign = 1;
+      }
+      if (above > worst && (!bound_relative || beyond_target(above, hi, scale, target))) {
+        worst = above;
+        p = c;
+        sign = -1;
+      }
     }
     return p;
+  }
+
+  /// Whether a miss of bound b (scale: 1 / ||a||) exceeds min(target, half the Ok tolerance).
+  bool beyond_target(Scalar miss, Scalar b, Scalar scale, Scalar target) const noexcept {
+    const Scalar ok_half =
+        settings_.infeasibility_tolerance / Scalar(2) * (Scalar(1) + std::fabs(b) * scale);
+    return miss > (ok_half < target ? ok_half : target);
   }
 
   /// Adds the violated constraint p (side `sign`) to W, taking partial steps (each drops the
@@ -364,7 +377,7 @@ class QpDualActiveSet {
       if (!is_dependent) {
         // z = J2 d2: the primal direction (Q z = n_p - N r).
         const Index q = factors_.size();
-        z_.noalias() = factors_.j().middleCols(q, end - q) * d_.segment(q, end - q);
+        z_.noalias() = detail::product(factors_.j().middleCols(q, end - q), d_.segment(q, end - q));
         x_.noalias() += t * z_;
         s += t * d2_norm2;
       }

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <cmath>
 
+#include "claw/core/product.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/numerics.hpp"
 #include "claw/solvers/detail/qp_linalg.hpp"
@@ -64,7 +65,7 @@ class QpFactors {
   /// d = J' (sign a) for a row a of A; returns as bound_direction().
   template <typename DR>
   Index row_direction(const Eigen::MatrixBase<DR>& a, int sign, VectorType& d) const noexcept {
-    d.noalias() = j_.transpose() * a.transpose();
+    d.noalias() = detail::product(j_.transpose(), a.transpose());
     return signed_direction(sign, d);
   }
 
