@@ -10,6 +10,7 @@
 
 #include <Eigen/LU>
 
+#include "claw/core/remainder.hpp"
 #include "claw/laws/pd.hpp"
 #include "claw/laws/pid_presets.hpp"
 #include "support/alloc_counter.hpp"
@@ -291,6 +292,35 @@ TEST_CASE("continuous joints: the error is the shortest angle", "[pid][closed-fo
   REQUIRE(std::fabs(u(0) - (-0.2)) <= 1e-12);  // not 2 pi - 0.2
   REQUIRE(pid.update(V1(0.3 + 4 * M_PI), V1(0.1), V1(0.0), u) == Status::Ok);
   REQUIRE(std::fabs(u(0) - 0.2) <= 1e-12);
+}
+
+TEMPLATE_TEST_CASE("wrap's remainder is std::remainder bit for bit", "[pid][closed-form]", float,
+                   double) {
+  // detail::remainder replaces libm's remainder in the wrapped error: it must be the IEEE
+  // remainder exactly, ties to even included, for every magnitude of x and of the period.
+  using T = TestType;
+  const auto same = [](T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; };
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), exponent(-30.0, 30.0);
+  const T periods[] = {static_cast<T>(2 * M_PI), T(1), T(360), T(0.1), T(3),
+                       std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min(),
+                       std::numeric_limits<T>::max() / T(4)};
+  int mismatches = 0;
+  for (const T p : periods) {
+    for (int i = 0; i < 20000; ++i) {
+      T x = static_cast<T>(unit(rng) * std::pow(2.0, exponent(rng)));
+      const T half_multiple = static_cast<T>(std::round(unit(rng) * 20.0)) * p / T(2);
+      if (i % 3 == 1) x = half_multiple;                           // ties and multiples
+      if (i % 3 == 2) x = std::nextafter(half_multiple, T(0));     // one ulp inside a tie
+      if (!std::isfinite(x)) continue;
+      mismatches += same(claw::detail::remainder(x, p), std::remainder(x, p)) ? 0 : 1;
+    }
+    for (const T x : {std::numeric_limits<T>::max(), -std::numeric_limits<T>::max(), T(0), -T(0),
+                      std::numeric_limits<T>::denorm_min(), p, -p, p / T(2), -p / T(2), T(1.5) * p,
+                      T(2.5) * p, T(-2.5) * p})
+      mismatches += same(claw::detail::remainder(x, p), std::remainder(x, p)) ? 0 : 1;
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[pid][limits]") {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "claw/core/assert.hpp"
+#include "claw/core/remainder.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -431,15 +432,26 @@ class Pid {
 
   /// True when a and b have the same bits (tells -0 from +0; a NaN matches only the same NaN).
   static bool same_bits(Scalar a, Scalar b) noexcept {
-    unsigned char bytes_a[sizeof(Scalar)], bytes_b[sizeof(Scalar)];
-    std::memcpy(bytes_a, &a, sizeof(Scalar));
-    std::memcpy(bytes_b, &b, sizeof(Scalar));
-    return std::memcmp(bytes_a, bytes_b, sizeof(Scalar)) == 0;
+    if constexpr (sizeof(Scalar) == sizeof(std::uint32_t) ||
+                  sizeof(Scalar) == sizeof(std::uint64_t)) {
+      // One integer comparison (no memcmp call in firmware).
+      using Bits = std::conditional_t<sizeof(Scalar) == sizeof(std::uint32_t), std::uint32_t,
+                                      std::uint64_t>;
+      Bits bits_a, bits_b;
+      std::memcpy(&bits_a, &a, sizeof(Scalar));
+      std::memcpy(&bits_b, &b, sizeof(Scalar));
+      return bits_a == bits_b;
+    } else {
+      unsigned char bytes_a[sizeof(Scalar)], bytes_b[sizeof(Scalar)];
+      std::memcpy(bytes_a, &a, sizeof(Scalar));
+      std::memcpy(bytes_b, &b, sizeof(Scalar));
+      return std::memcmp(bytes_a, bytes_b, sizeof(Scalar)) == 0;
+    }
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
     const Scalar period = settings_.wrap_period.coeff(j);
-    return period > Scalar(0) ? std::remainder(x, period) : x;
+    return period > Scalar(0) ? detail::remainder(x, period) : x;
   }
 
   template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
