@@ -16,7 +16,7 @@ namespace {
 constexpr int kJoints = 7;
 constexpr int kDistances = 8;
 using Filter = claw::FliqcFilter<float, kJoints, kDistances>;
-static_assert(sizeof(Filter) <= 16384, "FliqcFilter<float, 7, 8> must fit in 16 KiB of RAM (issue 5)");
+static_assert(sizeof(Filter) <= 16384, "FliqcFilter<float, 7, 8> must fit in 16 KiB of RAM");
 
 volatile float g_qdot_guide[kJoints] = {-0x1.feb49ep-3f, 0x1.d09f92p-3f, -0x1.ef29fp-4f, -0x1.ce85dcp-4f,
                                         -0x1.712934p-5f, -0x1.28767ap-2f, 0x1.90bbcap-56f};

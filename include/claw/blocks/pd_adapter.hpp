@@ -25,10 +25,9 @@ namespace detail {
 /// Default mode writes `out` (the target acceleration) and leaves the state alone; instantaneous
 /// mode rewrites the state's position/velocity and writes out = 0.
 template <typename Scalar>
-inline void pd_adapter_joint(Scalar action, PdActionOrder order, Scalar& p, Scalar& v,
-                             Scalar v_min, Scalar v_max, Scalar a_min, Scalar a_max,
-                             bool instantaneous, Scalar deadband, Scalar step_dt,
-                             Scalar& out) noexcept {
+inline void pd_adapter_joint(Scalar action, PdActionOrder order, Scalar& p, Scalar& v, Scalar v_min,
+                             Scalar v_max, Scalar a_min, Scalar a_max, bool instantaneous,
+                             Scalar deadband, Scalar step_dt, Scalar& out) noexcept {
   if (instantaneous && order == PdActionOrder::Velocity) {
     const Scalar target = (std::fabs(action) <= deadband) ? Scalar(0) : action;
     const Scalar acceleration = clip((target - v) / step_dt, a_min, a_max);
@@ -57,8 +56,8 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
                                      bool instantaneous, Scalar deadband, Scalar step_dt,
                                      Scalar& out) noexcept {
   Scalar p_new = p, v_new = v, out_new = out;
-  pd_adapter_joint(action, order, p_new, v_new, v_min, v_max, a_min, a_max, instantaneous,
-                   deadband, step_dt, out_new);
+  pd_adapter_joint(action, order, p_new, v_new, v_min, v_max, a_min, a_max, instantaneous, deadband,
+                   step_dt, out_new);
   if (!std::isfinite(p_new) || !std::isfinite(v_new) || !std::isfinite(out_new)) return false;
   p = p_new;
   v = v_new;
@@ -68,8 +67,10 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 
 }  // namespace detail
 
-/// gym_jiminy's `pd_adapter` function (1.8.12), with checks. Per joint, with vt the target velocity:
-///  default mode:  vt = (action - S_p) / dt (order 0) or action (order 1); vt <- clip(vt, vmin, vmax);
+/// gym_jiminy's `pd_adapter` function (1.8.12), with checks. Per joint, with vt the target
+/// velocity:
+///  default mode:  vt = (action - S_p) / dt (order 0) or action (order 1); vt <- clip(vt, vmin,
+///  vmax);
 ///                 vt <- 0 where |vt| < deadband; out = (vt - S_v) / dt (the target acceleration).
 ///  instantaneous order 0: vt as above; S_p <- S_p + vt dt; S_v <- 0; out = 0.
 ///  instantaneous order 1: action <- 0 where |action| <= deadband;
@@ -79,10 +80,10 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 /// (size 0) for none. step_dt: the one exception to check_time_step (core/time_step.hpp), kept for
 /// gym_jiminy's reference outputs: a negative step_dt is used as given (the PdAdapter block refuses
 /// it in its settings); |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing
-/// touched) when step_dt, the action or the state holds NaN/Inf; InvalidParameter for a NaN or negative deadband;
-/// SizeMismatch unless state and bounds are 3xN and action, out (and a deadband) have N entries.
-/// NumericalOverflow when finite but huge inputs overflow a joint's output or state: that joint's
-/// out and state are held, the others are written.
+/// touched) when step_dt, the action or the state holds NaN/Inf; InvalidParameter for a NaN or
+/// negative deadband; SizeMismatch unless state and bounds are 3xN and action, out (and a deadband)
+/// have N entries. NumericalOverflow when finite but huge inputs overflow a joint's output or
+/// state: that joint's out and state are held, the others are written.
 template <typename DAction, typename DState, typename DLower, typename DUpper, typename DDeadband,
           typename DOut>
 Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
@@ -122,7 +123,8 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 /// controller's command state and bounds (see pd_adapter() for the law). In instantaneous mode it
 /// rewrites the controller's command state and outputs zero acceleration.
 /// Settings are validated (step_dt >= 1e-9 finite, deadband >= 0); update() refuses NaN/Inf input
-/// with NonFiniteInput and sizes other than size() (or size 0) with SizeMismatch, touching nothing; NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
+/// with NonFiniteInput and sizes other than size() (or size 0) with SizeMismatch, touching nothing;
+/// NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdAdapter {
  public:

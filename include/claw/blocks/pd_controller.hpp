@@ -1,5 +1,6 @@
-// claw/blocks/pd_controller.hpp: the PD controller block of gym_jiminy (command state integrated at the
-// control period, PD torque from the integrated targets, effort clipping) and its bounds derivation.
+// claw/blocks/pd_controller.hpp: the PD controller block of gym_jiminy (command state integrated at
+// the control period, PD torque from the integrated targets, effort clipping) and its bounds
+// derivation.
 #pragma once
 
 #include <cmath>
@@ -29,7 +30,6 @@ inline bool pd_joint_effort(Scalar q_target, Scalar v_target, Scalar q, Scalar v
   out = effort;
   return true;
 }
-
 
 /// True when [a, a + na) and [b, b + nb) share an element (compared as addresses).
 template <typename Scalar>
@@ -90,10 +90,10 @@ inline void pd_jiminy_chunk(Eigen::Index m, Scalar dt, const Scalar* __restrict 
         inverse[i], p1, w1, a1);
     const Scalar effort = clip(kp[i] * ((p1 - q[i]) + kd[i] * (w1 - v[i])), -limit[i], limit[i]);
     // Integer ANDs, no short-circuit: the loop stays branch-free.
-    const bool done = (static_cast<int>(certain) & static_cast<int>(std::fabs(effort) <= kMax) &
-                       static_cast<int>(std::fabs(p1) <= kMax) &
-                       static_cast<int>(std::fabs(w1) <= kMax) &
-                       static_cast<int>(std::fabs(a1) <= kMax)) != 0;
+    const bool done =
+        (static_cast<int>(certain) & static_cast<int>(std::fabs(effort) <= kMax) &
+         static_cast<int>(std::fabs(p1) <= kMax) & static_cast<int>(std::fabs(w1) <= kMax) &
+         static_cast<int>(std::fabs(a1) <= kMax)) != 0;
     p[i] = p1;
     w[i] = w1;
     a[i] = a1;
@@ -155,8 +155,7 @@ inline bool pd_jiminy_contiguous(Eigen::Index n_runtime, Scalar dt, const Scalar
         a[j] = saved.a[i];  // the whole state held, as before the call
         overflow = true;
       }
-      if (!pd_joint_effort(p[j], w[j], q[j], v[j], kp[j], kd[j], limit[j], out[j]))
-        overflow = true;
+      if (!pd_joint_effort(p[j], w[j], q[j], v[j], kp[j], kd[j], limit[j], out[j])) overflow = true;
     }
   }
   return overflow;
@@ -186,8 +185,8 @@ inline Status validate_pd_parameters(const Eigen::MatrixBase<DKp>& kp,
 ///     time constant [s] (the parallel derivative gain is kp kd);
 ///  3. tau_j <- clip(tau_j, -effort_limit_j, effort_limit_j).
 /// q, v: measured positions [rad or m] and velocities; kp [effort/pos], kd [s], effort_limit >= 0.
-/// 0 <= control_dt < 1e-9 integrates nothing and still computes the effort (gym_jiminy's reset path).
-/// Returns, touching neither state nor out unless said:
+/// 0 <= control_dt < 1e-9 integrates nothing and still computes the effort (gym_jiminy's reset
+/// path). Returns, touching neither state nor out unless said:
 ///  - SizeMismatch when a vector's size is not the state's column count (every build);
 ///  - the integrate_zoh statuses (NegativeTimeStep, NonFiniteInput, InvalidBounds);
 ///  - NonFiniteInput when q or v holds NaN/Inf; InvalidParameter for bad gains or limits;
@@ -235,10 +234,11 @@ struct MotorLimits {
 /// gym_jiminy PDController's options for deriving the command bounds (joint units).
 template <typename Scalar>
 struct PdBoundsOptions {
-  Scalar joint_position_margin = Scalar(0);            ///< distance kept from the position limits
-  Scalar joint_velocity_limit = infinity<Scalar>();    ///< further joint velocity limit
-  bool infer_acceleration_limit = true;                ///< true: infer amax (gym_jiminy's None)
-  Scalar joint_acceleration_limit = infinity<Scalar>();///< used when infer_acceleration_limit = false
+  Scalar joint_position_margin = Scalar(0);          ///< distance kept from the position limits
+  Scalar joint_velocity_limit = infinity<Scalar>();  ///< further joint velocity limit
+  bool infer_acceleration_limit = true;              ///< true: infer amax (gym_jiminy's None)
+  Scalar joint_acceleration_limit =
+      infinity<Scalar>();  ///< used when infer_acceleration_limit = false
 };
 
 /// gym_jiminy PDController's bounds derivation. Per motor with reduction r:
@@ -250,8 +250,8 @@ struct PdBoundsOptions {
 /// step_dt [s] is the agent's step (the adapter's period). kp = 0 makes the effort term +inf.
 /// Bounds with lower > upper (a margin wider than half the range) are returned as computed, like
 /// gym_jiminy does; PdController refuses them (validate_state_bounds).
-/// InvalidParameter: step_dt not a valid setting (valid_time_step_setting), NaN anywhere, a reduction <= 0, or a derived
-/// bound that is NaN (kp = 0 with a zero effort limit).
+/// InvalidParameter: step_dt not a valid setting (valid_time_step_setting), NaN anywhere, a
+/// reduction <= 0, or a derived bound that is NaN (kp = 0 with a zero effort limit).
 template <typename Scalar, int N, int MaxN, typename DKp, typename DKd>
 Status derive_pd_command_bounds(const MotorLimits<Scalar, N, MaxN>& motors,
                                 const Eigen::MatrixBase<DKp>& kp, const Eigen::MatrixBase<DKd>& kd,
@@ -350,7 +350,8 @@ Status encoder_to_motor_map(const Eigen::MatrixBase<DIndex>& encoder_motor_index
 /// kd is a time constant [s] (parallel derivative gain kp kd), as in gym_jiminy.
 /// Template sizes follow core/types.hpp (fixed N, bounded MaxN, dynamic); a batch of robots is
 /// one long vector. Hot calls (update, reset, setters) allocate nothing and are noexcept; they
-/// return SizeMismatch, touching nothing, for vectors whose size is not size() or a block of size 0.
+/// return SizeMismatch, touching nothing, for vectors whose size is not size() or a block of size
+/// 0.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdController {
  public:
@@ -367,9 +368,9 @@ class PdController {
   struct Settings {
     BoundsType bounds = {StateType::Constant(3, kDefaultSize, -infinity<Scalar>()),
                          StateType::Constant(3, kDefaultSize, infinity<Scalar>())};
-    VectorType kp = VectorType::Zero(kDefaultSize);            ///< position gain [effort/pos]
-    VectorType kd = VectorType::Zero(kDefaultSize);            ///< derivative time constant [s]
-    VectorType effort_limit =  ///< |tau| limit [effort], +inf: none
+    VectorType kp = VectorType::Zero(kDefaultSize);  ///< position gain [effort/pos]
+    VectorType kd = VectorType::Zero(kDefaultSize);  ///< derivative time constant [s]
+    VectorType effort_limit =                        ///< |tau| limit [effort], +inf: none
         VectorType::Constant(kDefaultSize, infinity<Scalar>());
     Scalar control_dt = Scalar(0.001);  ///< control period h [s]
     ZohMode mode = ZohMode::JiminyCompatible;
@@ -457,14 +458,14 @@ class PdController {
     return compute_effort(q, v, out);
   }
 
-  /// One control period: a* <- target_acceleration, integrate S over control_dt, PD effort into out.
-  /// NonFiniteInput (nothing touched, out held) when q, v or the target holds NaN/Inf;
+  /// One control period: a* <- target_acceleration, integrate S over control_dt, PD effort into
+  /// out. NonFiniteInput (nothing touched, out held) when q, v or the target holds NaN/Inf;
   /// NumericalOverflow when huge finite inputs overflow a joint's integrated state (that joint's
   /// command state is held as it was) or its effort (that joint's out is held).
-  /// Jiminy mode runs detail::zoh_joint_jiminy_fast (bit-identical to zoh_joint_jiminy, one division
-  /// per joint in the common case); when q, v, the target and out are unit-stride vectors and out
-  /// shares no memory with the others or the command state, through a vectorisable loop over plain
-  /// arrays (detail::pd_jiminy_contiguous), else joint by joint.
+  /// Jiminy mode runs detail::zoh_joint_jiminy_fast (bit-identical to zoh_joint_jiminy, one
+  /// division per joint in the common case); when q, v, the target and out are unit-stride vectors
+  /// and out shares no memory with the others or the command state, through a vectorisable loop
+  /// over plain arrays (detail::pd_jiminy_contiguous), else joint by joint.
   template <typename DQ, typename DV, typename DA, typename DOut>
   Status update(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                 const Eigen::MatrixBase<DA>& target_acceleration,
@@ -483,8 +484,8 @@ class PdController {
     const Eigen::Index n = size();
     if (settings_.mode == ZohMode::JiminyCompatible) {
       if constexpr (detail::kJiminyFastSupported<Scalar> && detail::has_direct_access<DQ>() &&
-                    detail::has_direct_access<DV>() &&
-                    detail::has_direct_access<DA>() && detail::has_direct_access<DOut>() &&
+                    detail::has_direct_access<DV>() && detail::has_direct_access<DA>() &&
+                    detail::has_direct_access<DOut>() &&
                     (int(DOut::Flags) & Eigen::LvalueBit) != 0) {
         if (n > 0 && contiguous_and_unaliased(q, v, target_acceleration, effort)) {
           const bool overflow = detail::pd_jiminy_contiguous<N_>(
@@ -578,8 +579,8 @@ class PdController {
   bool contiguous_and_unaliased(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                                 const Eigen::MatrixBase<DA>& target,
                                 const Eigen::MatrixBase<DOut>& out) const noexcept {
-    if (!detail::is_unit_stride(q) || !detail::is_unit_stride(v) || !detail::is_unit_stride(target) ||
-        !detail::is_unit_stride(out))
+    if (!detail::is_unit_stride(q) || !detail::is_unit_stride(v) ||
+        !detail::is_unit_stride(target) || !detail::is_unit_stride(out))
       return false;
     const Eigen::Index n = size();
     const Scalar* o = out.derived().data();

@@ -1,5 +1,6 @@
-// claw/core/assert.hpp: CLAW_ASSERT for programmer errors (such as mismatched sizes) and its handler hook.
-// Asserts compile out when CLAW_ENABLE_ASSERTS is 0 (by default under NDEBUG); they never throw.
+// claw/core/assert.hpp: CLAW_ASSERT for programmer errors (such as mismatched sizes) and its
+// handler hook. Asserts compile out when CLAW_ENABLE_ASSERTS is 0 (by default under NDEBUG); they
+// never throw.
 #pragma once
 
 #include <cstdlib>
@@ -57,8 +58,8 @@ namespace detail {
 }  // namespace claw
 
 #if CLAW_ENABLE_ASSERTS
-#define CLAW_ASSERT(condition, message)                                                    \
-  ((condition) ? static_cast<void>(0)                                                      \
+#define CLAW_ASSERT(condition, message) \
+  ((condition) ? static_cast<void>(0)   \
                : ::claw::detail::assertion_failed(#condition, message, __FILE__, __LINE__))
 #else
 #define CLAW_ASSERT(condition, message) static_cast<void>(0)

@@ -1,5 +1,6 @@
 // claw/core/config.hpp: version numbers and every compile-time setting of claw.
-// Each setting is a macro guarded by #ifndef, so a project overrides it with -D... or before the first include.
+// Each setting is a macro guarded by #ifndef, so a project overrides it with -D... or before the
+// first include.
 #pragma once
 
 #define CLAW_VERSION_MAJOR 0

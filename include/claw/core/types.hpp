@@ -25,13 +25,15 @@ using Vector = Eigen::Matrix<Scalar, N, 1, Eigen::ColMajor, MaxN, 1>;
 /// Row-major like gym_jiminy's 3xN arrays: each row is one contiguous vector, which keeps the
 /// batched loops streaming and vectorisable. (A single joint, N = 1, is column-major: Eigen rule.)
 template <typename Scalar, int N, int MaxN = N>
-using StateMatrix = Eigen::Matrix<Scalar, 3, N, (N == 1 ? Eigen::ColMajor : Eigen::RowMajor), 3, MaxN>;
+using StateMatrix =
+    Eigen::Matrix<Scalar, 3, N, (N == 1 ? Eigen::ColMajor : Eigen::RowMajor), 3, MaxN>;
 
 /// Row indices of a StateMatrix.
 enum StateRow : int { kPosition = 0, kVelocity = 1, kAcceleration = 2 };
 
 /// Lower and upper bounds of a 3xN command state (rows as in StateMatrix). Infinite entries mean
-/// "unbounded". Valid when no entry is NaN and lower <= upper entrywise (see validate_state_bounds).
+/// "unbounded". Valid when no entry is NaN and lower <= upper entrywise (see
+/// validate_state_bounds).
 template <typename Scalar, int N, int MaxN = N>
 struct StateBounds {
   StateMatrix<Scalar, N, MaxN> lower;
@@ -46,7 +48,8 @@ constexpr Scalar clip(Scalar x, Scalar lo, Scalar hi) noexcept {
   return (hi < above) ? hi : above;        // std::min(above, hi)
 }
 
-/// True when x is neither NaN nor +-Inf. claw needs IEEE semantics: never build it with -ffast-math.
+/// True when x is neither NaN nor +-Inf. claw needs IEEE semantics: never build it with
+/// -ffast-math.
 template <typename Scalar>
 inline bool is_finite(Scalar x) noexcept {
   return std::isfinite(x);
@@ -67,7 +70,8 @@ inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
   using Scalar = typename Derived::Scalar;
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
   constexpr bool kContiguous =
-      (static_cast<unsigned>(Eigen::internal::traits<Derived>::Flags) & Eigen::DirectAccessBit) != 0 &&
+      (static_cast<unsigned>(Eigen::internal::traits<Derived>::Flags) & Eigen::DirectAccessBit) !=
+          0 &&
       (Derived::IsVectorAtCompileTime != 0) && Derived::InnerStrideAtCompileTime == 1;
   if constexpr (kContiguous && std::is_floating_point<Scalar>::value) {
     using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
@@ -91,8 +95,9 @@ namespace detail {
 template <typename Scalar>
 inline bool spans_all_finite(const Scalar* x, const Scalar* y, const Scalar* z,
                              Eigen::Index n) noexcept {
-  static_assert(std::numeric_limits<Scalar>::is_iec559 && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8),
-                "spans_all_finite: IEEE binary32 or binary64 only");
+  static_assert(
+      std::numeric_limits<Scalar>::is_iec559 && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8),
+      "spans_all_finite: IEEE binary32 or binary64 only");
   using Bits = std::conditional_t<sizeof(Scalar) == 8, std::uint64_t, std::uint32_t>;
   Bits acc = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -130,8 +135,7 @@ inline bool vectors_all_finite(const Eigen::MatrixBase<DX>& x, const Eigen::Matr
                 std::numeric_limits<Scalar>::is_iec559 &&
                 (sizeof(Scalar) == 4 || sizeof(Scalar) == 8)) {
     if (is_unit_stride(x) && is_unit_stride(y) && is_unit_stride(z))
-      return spans_all_finite(x.derived().data(), y.derived().data(), z.derived().data(),
-                              x.size());
+      return spans_all_finite(x.derived().data(), y.derived().data(), z.derived().data(), x.size());
   }
   return all_finite(x) && all_finite(y) && all_finite(z);
 }

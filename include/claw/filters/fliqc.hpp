@@ -1,5 +1,6 @@
 // claw/filters/fliqc.hpp: the FLIQC joint-velocity safety filter (every option of the original
-// FLIQC_controller_joint_velocity_basic) on the LCQP solver, with an explicit infeasible-cycle policy.
+// FLIQC_controller_joint_velocity_basic) on the LCQP solver, with an explicit infeasible-cycle
+// policy.
 #pragma once
 
 #include <Eigen/Core>
@@ -39,7 +40,7 @@ struct FliqcSettings {
   /// The original builds the velocity-error costs with g = -2 Q qdot_guide, whose minimiser is
   /// 2 qdot_guide; true reproduces that, false (default) puts the minimiser at qdot_guide.
   bool velocity_error_as_original = false;
-  Scalar lambda_cost_penalty = Scalar(1);   ///< k_lambda > 0
+  Scalar lambda_cost_penalty = Scalar(1);      ///< k_lambda > 0
   bool enable_lambda_constraint_in_L = false;  ///< L x = lambda <= lambda_max
   bool enable_lambda_constraint_in_x = true;   ///< lambda <= lambda_max as a variable bound
   bool enable_esc_vel_constraint = false;      ///< dt P_i qdot <= esc_vel_max
@@ -52,11 +53,11 @@ struct FliqcSettings {
   /// P_i^inv unprojected, so the filter can push that point away (the original's formulation
   /// otherwise, which cannot and answers Infeasible while the guide approaches).
   bool exempt_blocked_rows_from_projector = false;
-  Scalar dt = Scalar(0.02);                ///< prediction horizon [s], valid_time_step_setting
-  Scalar eps = Scalar(0.02);               ///< safety margin [m], finite
-  Scalar active_threshold = Scalar(0.05);  ///< only distances psi_i <= this enter
-  Scalar lambda_max = infinity<Scalar>();  ///< > 0 (+inf: none)
-  Scalar esc_vel_max = infinity<Scalar>(); ///< > 0 (+inf: none)
+  Scalar dt = Scalar(0.02);                 ///< prediction horizon [s], valid_time_step_setting
+  Scalar eps = Scalar(0.02);                ///< safety margin [m], finite
+  Scalar active_threshold = Scalar(0.05);   ///< only distances psi_i <= this enter
+  Scalar lambda_max = infinity<Scalar>();   ///< > 0 (+inf: none)
+  Scalar esc_vel_max = infinity<Scalar>();  ///< > 0 (+inf: none)
   /// Bound on |qdot_j| for every joint (+inf: none); FliqcFilter::set_velocity_limits sets one per
   /// joint instead.
   Scalar q_dot_max = infinity<Scalar>();
@@ -65,10 +66,9 @@ struct FliqcSettings {
   LcqpSettings<Scalar> solver;
 
   Status validate() const noexcept {
-    if (!valid_time_step_setting(dt) || !std::isfinite(eps) ||
-        std::isnan(active_threshold) || !(lambda_cost_penalty > Scalar(0)) ||
-        !std::isfinite(lambda_cost_penalty) || !(lambda_max > Scalar(0)) ||
-        !(esc_vel_max > Scalar(0)) || !(q_dot_max > Scalar(0)))
+    if (!valid_time_step_setting(dt) || !std::isfinite(eps) || std::isnan(active_threshold) ||
+        !(lambda_cost_penalty > Scalar(0)) || !std::isfinite(lambda_cost_penalty) ||
+        !(lambda_max > Scalar(0)) || !(esc_vel_max > Scalar(0)) || !(q_dot_max > Scalar(0)))
       return Status::InvalidParameter;
     return solver.validate();
   }
@@ -80,8 +80,8 @@ struct FliqcSettings {
 ///    min(1, min_j q_dot_max_j / |qdot_guide_j|) (same direction; `velocity_scaled` says whether
 ///    it was scaled). Any other status: the fallback's velocity (never NaN).
 ///  - status: Ok; Infeasible (no velocity satisfies the complementarity and the bounds: certified);
-///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch, InvalidProblem
-///    (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
+///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch,
+///    InvalidProblem (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
 template <typename Scalar, int N, int MaxM, int MaxN>
 struct FliqcResult {
   Status status = Status::InvalidProblem;
@@ -93,7 +93,7 @@ struct FliqcResult {
   /// holds with equality, 2 both (degenerate). Also the warm start of the next cycle.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> active_set;
   int active_count = 0;
-  bool solved = false;            ///< the LCQP was solved this cycle (false: none active or refused)
+  bool solved = false;  ///< the LCQP was solved this cycle (false: none active or refused)
   bool certified_global = false;  ///< the LCQP answer (Ok or Infeasible) is proved
   bool fallback_applied = false;  ///< qdot is the fallback's
   bool velocity_scaled = false;   ///< no distance active and qdot_guide scaled into the bounds
@@ -120,10 +120,10 @@ struct FliqcResult {
 ///               dt P_i qdot <= esc_vel_max (optional)
 ///
 /// with P_i the row mapping joint velocity to the distance's rate, P_i^inv its inverse direction
-/// (default P_i' / |P_i|^2), P_null = I - pinv(J_pos) J_pos or I. The equality rows tie all n joints
-/// (the original passes nC = m to LCQPow, which leaves joints beyond m free; claw implements the
-/// formulation as written). With the default P_i^inv the complementarity system is a monotone LCP:
-/// qdot is the same for every complementary point, the solver's monotone path certifies it (or
+/// (default P_i' / |P_i|^2), P_null = I - pinv(J_pos) J_pos or I. The equality rows tie all n
+/// joints (the original passes nC = m to LCQPow, which leaves joints beyond m free; claw implements
+/// the formulation as written). With the default P_i^inv the complementarity system is a monotone
+/// LCP: qdot is the same for every complementary point, the solver's monotone path certifies it (or
 /// certifies infeasibility), and the cost type cannot change qdot (it only selects lambda when
 /// that is not unique). Other P_i^inv go to branch and bound (m <= 24 by default).
 ///
@@ -210,9 +210,7 @@ class FliqcFilter {
   }
 
   /// Forgets the warm start.
-  void reset() noexcept {
-    previous_count_ = 0;
-  }
+  void reset() noexcept { previous_count_ = 0; }
 
   const Result& result() const noexcept { return result_; }
 
@@ -220,26 +218,33 @@ class FliqcFilter {
   /// P_i^inv = P_i' / |P_i|^2. qdot_guide: n; jacobian: >= 3 x n (rows 0-2 translational);
   /// psi: m; p: m x n (row i = P_i).
   template <typename DG, typename DJ, typename DPsi, typename DP>
-  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
-                       const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p) noexcept {
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide,
+                                     const Eigen::MatrixBase<DJ>& jacobian,
+                                     const Eigen::MatrixBase<DPsi>& psi,
+                                     const Eigen::MatrixBase<DP>& p) noexcept {
     mass_.setIdentity(n_, n_);
     return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
   }
 
   /// One cycle with the mass matrix M (n x n, symmetric positive definite) and default P_i^inv.
   template <typename DG, typename DM, typename DJ, typename DPsi, typename DP>
-  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
-                       const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
-                       const Eigen::MatrixBase<DP>& p) noexcept {
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide,
+                                     const Eigen::MatrixBase<DM>& mass,
+                                     const Eigen::MatrixBase<DJ>& jacobian,
+                                     const Eigen::MatrixBase<DPsi>& psi,
+                                     const Eigen::MatrixBase<DP>& p) noexcept {
     if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
     return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
   }
 
   /// One cycle with M and explicit P_i^inv (m x n, row i = (P_i^inv)').
   template <typename DG, typename DM, typename DJ, typename DPsi, typename DP, typename DPinv>
-  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DM>& mass,
-                       const Eigen::MatrixBase<DJ>& jacobian, const Eigen::MatrixBase<DPsi>& psi,
-                       const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<DPinv>& p_inv) noexcept {
+  [[nodiscard]] const Result& filter(const Eigen::MatrixBase<DG>& qdot_guide,
+                                     const Eigen::MatrixBase<DM>& mass,
+                                     const Eigen::MatrixBase<DJ>& jacobian,
+                                     const Eigen::MatrixBase<DPsi>& psi,
+                                     const Eigen::MatrixBase<DP>& p,
+                                     const Eigen::MatrixBase<DPinv>& p_inv) noexcept {
     if (!load_mass(mass)) return refuse_cycle(Status::SizeMismatch);
     return run(qdot_guide, jacobian, psi, p, &p_inv.derived());
   }
@@ -315,9 +320,8 @@ class FliqcFilter {
                     const DPinv* p_inv) noexcept {
     const Index n = n_;
     const Index m_in = psi.size();
-    if (qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 ||
-        p.rows() != m_in || p.cols() != n ||
-        (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
+    if (qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 || p.rows() != m_in ||
+        p.cols() != n || (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
       return refuse_cycle(Status::SizeMismatch);
     bool finite = all_finite(qdot_guide) && all_finite(jacobian.topRows(3)) && all_finite(psi) &&
                   all_finite(p) && all_finite(mass_);
@@ -330,7 +334,8 @@ class FliqcFilter {
     if (m > MaxM_) return refuse_cycle(Status::SizeMismatch);
     result_.active_rows.resize(m);
     for (Index i = 0, k = 0; i < m_in; ++i)
-      if (psi.coeff(i) <= settings_.active_threshold) result_.active_rows.coeffRef(k++) = static_cast<int>(i);
+      if (psi.coeff(i) <= settings_.active_threshold)
+        result_.active_rows.coeffRef(k++) = static_cast<int>(i);
     result_.active_count = static_cast<int>(m);
     result_.fallback_applied = false;
     result_.velocity_scaled = false;
@@ -467,7 +472,8 @@ class FliqcFilter {
                                 settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
     if (velocity_error) {
       const Scalar factor = settings_.velocity_error_as_original ? Scalar(-2) : Scalar(-1);
-      problem_.g.head(n).noalias() = factor * detail::product(problem_.Q.topLeftCorner(n, n), qdot_guide);
+      problem_.g.head(n).noalias() =
+          factor * detail::product(problem_.Q.topLeftCorner(n, n), qdot_guide);
     }
     // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide. A row whose own rate
     // keeps at most sqrt(eps) of its reaction through P_null is blocked (reported; exempted from
@@ -501,12 +507,14 @@ class FliqcFilter {
     problem_.lb.head(n) = -vel_limit_;
     problem_.ub.head(n) = vel_limit_;
     problem_.lb.tail(m).setZero();
-    problem_.ub.tail(m).setConstant(settings_.enable_lambda_constraint_in_x ? settings_.lambda_max : inf);
+    problem_.ub.tail(m).setConstant(settings_.enable_lambda_constraint_in_x ? settings_.lambda_max
+                                                                            : inf);
     // Complementarity: L x = lambda >= 0, R x = dt P qdot >= eps - psi.
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       problem_.L.coeffRef(k, n + k) = Scalar(1);
-      problem_.ubL.coeffRef(k) = settings_.enable_lambda_constraint_in_L ? settings_.lambda_max : inf;
+      problem_.ubL.coeffRef(k) =
+          settings_.enable_lambda_constraint_in_L ? settings_.lambda_max : inf;
       problem_.R.row(k).head(n) = settings_.dt * p.row(i);
       problem_.lbR.coeffRef(k) = settings_.eps - psi.coeff(i);
       problem_.ubR.coeffRef(k) = settings_.enable_esc_vel_constraint ? settings_.esc_vel_max : inf;
@@ -538,7 +546,8 @@ class FliqcFilter {
     result_.qdot.setZero(n_);
     // The least-violation velocity only for a well-posed cycle that has no answer; a refused or
     // overflowing problem stops.
-    const bool well_posed = result_.status == Status::Infeasible || result_.status == Status::MaxIterations;
+    const bool well_posed =
+        result_.status == Status::Infeasible || result_.status == Status::MaxIterations;
     if (settings_.fallback != FliqcFallback::LeastViolation || !well_posed) return;
     const Index n = n_;
     const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);

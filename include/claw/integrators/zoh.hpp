@@ -1,5 +1,6 @@
 // claw/integrators/zoh.hpp: zero-order-hold cascade integrator of a bounded 3xN command state
-// S = [p; v; a], in two modes: gym_jiminy 1.8.12's exact algorithm, and a viable (bound-keeping) one.
+// S = [p; v; a], in two modes: gym_jiminy 1.8.12's exact algorithm, and a viable (bound-keeping)
+// one.
 #pragma once
 
 #include <cmath>
@@ -82,7 +83,8 @@ inline Scalar jiminy_horizon_ratio(Scalar v0, Scalar a_max, Scalar dt) noexcept 
 
 /// One joint of gym_jiminy's integrate_zoh (its per-joint steps), in its exact evaluation
 /// order. Where Python would raise (the horizon count is NaN or overflows), the count saturates at
-/// 2^53 instead, so the result stays finite; integrate_zoh() refuses such input before calling this.
+/// 2^53 instead, so the result stays finite; integrate_zoh() refuses such input before calling
+/// this.
 template <typename Scalar>
 inline void zoh_joint_jiminy(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
                              Scalar dt) noexcept {
@@ -118,8 +120,8 @@ inline void zoh_joint_jiminy(Scalar& p, Scalar& v, Scalar& a, const JointStateBo
 /// types its error analysis and tests cover. Others (long double, custom scalars) always take
 /// zoh_joint_jiminy.
 template <typename Scalar>
-constexpr bool kJiminyFastSupported =
-    std::numeric_limits<Scalar>::is_iec559 && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8);
+constexpr bool kJiminyFastSupported = std::numeric_limits<Scalar>::is_iec559 &&
+                                      (sizeof(Scalar) == 4 || sizeof(Scalar) == 8);
 
 /// Constants of the fast jiminy kernel, from the unit roundoff u = eps / 2 of Scalar.
 template <typename Scalar>
@@ -154,9 +156,9 @@ inline Scalar jiminy_fast_inverse(Scalar a_max, Scalar dt) noexcept {
     using C = JiminyFastConstants<Scalar>;
     if (!(dt >= Scalar(0x1p-40) && dt <= Scalar(0x1p40)) || !(a_max > Scalar(0))) return nan;
     if (a_max == C::kInf) return Scalar(0);
-    const Scalar product = a_max * dt;
-    if (!(product >= C::kMinProduct && product <= C::kMax)) return nan;
-    const Scalar inverse = Scalar(1) / product;
+    const Scalar a_max_dt = a_max * dt;
+    if (!(a_max_dt >= C::kMinProduct && a_max_dt <= C::kMax)) return nan;
+    const Scalar inverse = Scalar(1) / a_max_dt;
     return (inverse >= C::kMinNormal) ? inverse : nan;
   }
 }
@@ -177,8 +179,8 @@ inline Scalar jiminy_fast_inverse(Scalar a_max, Scalar dt) noexcept {
 ///    min_normal 2^40 (dt >= 2^-40): k = 0 in both, and y < 0.5 passes.)
 ///  - v3 = clip(v2, dmin / h, dmax / h), h >= dt > 0: no margin is needed, rounding being monotone.
 ///    t = fl(v2 h) > dmin implies v2 h > dmin (were v2 h <= dmin, fl(v2 h) <= fl(dmin) = dmin), so
-///    v2 > dmin / h, so v2 >= fl(dmin / h) (v2 is a float): the lower clip leaves v2 alone. The same
-///    for t < dmax. Infinite deltas need no special case; NaN ones fail. Both: v3 = v2.
+///    v2 > dmin / h, so v2 >= fl(dmin / h) (v2 is a float): the lower clip leaves v2 alone. The
+///    same for t < dmax. Infinite deltas need no special case; NaN ones fail. Both: v3 = v2.
 ///  - When |v3| > fl(dt amax) (then amax finite, |v3| > kMinProduct, fl(v3 v3) normal): for v3 > 0
 ///    lo = -fl(max(r, dt) amax) <= -fl(dt amax) <= 0 < v3 (or NaN), so the lower clip never binds;
 ///    hi = fl(max(fl(dmax / v3), dt) amax) >= v3 when dmax amax (1 - u) >= v3^2, which
@@ -218,12 +220,13 @@ inline bool zoh_joint_jiminy_try_fast(Scalar p, Scalar v0, Scalar a_in,
   const Scalar t = v2 * horizon;
   const bool clip_free = (t > delta_min) & (t < delta_max);
   const Scalar v3 = v2;
-  // Cancellability clip, when |v3| > dt amax: the bound on the side v3 moves toward leaves it alone.
+  // Cancellability clip, when |v3| > dt amax: the bound on the side v3 moves toward leaves it
+  // alone.
   const bool cancel_active = std::fabs(v3) > dt * b.a_max;
   const Scalar room = (v3 > Scalar(0)) ? delta_max : -delta_min;
   const Scalar v3_squared = v3 * v3;
-  const bool cancel_free = (v3_squared <= C::kQuarterMax) &
-                           (v3_squared <= (room * b.a_max) * C::kOneMinus8U);
+  const bool cancel_free =
+      (v3_squared <= C::kQuarterMax) & (v3_squared <= (room * b.a_max) * C::kOneMinus8U);
   a_out = (v3 - v0) / dt;
   v_out = v3;
   p_out = p + dt * v3;
@@ -235,10 +238,12 @@ inline bool zoh_joint_jiminy_try_fast(Scalar p, Scalar v0, Scalar a_in,
 /// zoh_joint_jiminy, bit for bit, with one division per joint in the common case: the horizon
 /// count and the three clips are decided without dividing when the decision is certain
 /// (zoh_joint_jiminy_try_fast), and by zoh_joint_jiminy itself otherwise.
-/// `inverse` must be jiminy_fast_inverse(b.a_max, dt) (NaN there sends every call to the exact path).
+/// `inverse` must be jiminy_fast_inverse(b.a_max, dt) (NaN there sends every call to the exact
+/// path).
 template <typename Scalar>
-inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
-                                  Scalar dt, Scalar inverse) noexcept {
+inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a,
+                                  const JointStateBounds<Scalar>& b, Scalar dt,
+                                  Scalar inverse) noexcept {
   if constexpr (kJiminyFastSupported<Scalar>) {
     Scalar p_new, v_new, a_new;
     if (zoh_joint_jiminy_try_fast(p, v, a, b, dt, inverse, p_new, v_new, a_new)) {
@@ -256,14 +261,14 @@ inline void zoh_joint_jiminy_fast(Scalar& p, Scalar& v, Scalar& a, const JointSt
 ///   f(w) = dt * sum_{j=0..n} (w - j s) <= margin,  s = decel dt,  n = floor(w / s).
 /// f is piecewise linear and increasing; with c = s dt, f(n s) = c n(n+1)/2, so n is the largest
 /// integer with c n(n+1)/2 <= margin and w = (margin/dt + s n(n+1)/2) / (n+1).
-/// margin <= 0 (at or past the bound) gives margin / dt: the speed that reaches the bound in one step.
-/// For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w / s,
+/// margin <= 0 (at or past the bound) gives margin / dt: the speed that reaches the bound in one
+/// step. For very long horizons it uses the lower bound f(w) <= c ((x^2 + x)/2 + 1/8), x = w / s,
 /// whose root w = s (sqrt(2 margin / c) - 1/2) is safe and within half a step of exact.
 /// Rounding: s is decel * dt as the step computes it (v + amin dt); the plan is made for margin
 /// (1 - 16 eps); and each braking step v - s rounds by up to half an ulp of v <= w, so the answer
-/// u (1 - eps u / (2 s)), u = min(w, s / eps), is a speed the rounded brake stops from (w is concave
-/// in s with w = 0 at s = 0, hence w(s (1 - x)) >= (1 - x) w(s)). A brake that rounds to s = 0 cannot
-/// stop anything: 0. An infinite deceleration stops at once, w = margin / dt.
+/// u (1 - eps u / (2 s)), u = min(w, s / eps), is a speed the rounded brake stops from (w is
+/// concave in s with w = 0 at s = 0, hence w(s (1 - x)) >= (1 - x) w(s)). A brake that rounds to s
+/// = 0 cannot stop anything: 0. An infinite deceleration stops at once, w = margin / dt.
 template <typename Scalar>
 inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexcept {
   if (!(margin > Scalar(0))) return margin / dt;
@@ -288,14 +293,14 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
     // long-horizon root s (sqrt(2 r) - 1/2) is sqrt(2) sqrt(margin) sqrt(s) / sqrt(dt) - s / 2,
     // which needs no r (every factor a square root: no product that could overflow or underflow;
     // sqrt(2 margin) overflows above half the largest float).
-    w = std::sqrt(Scalar(2)) * std::sqrt(margin) * std::sqrt(s) / std::sqrt(dt) -
-        Scalar(0.5) * s;
+    w = std::sqrt(Scalar(2)) * std::sqrt(margin) * std::sqrt(s) / std::sqrt(dt) - Scalar(0.5) * s;
   } else if (!(r <= exact_limit)) {
     // sqrt(2) sqrt(r), not sqrt(2 r): 2 r overflows for r above half the largest float.
     w = s * (std::sqrt(Scalar(2)) * std::sqrt(r) - Scalar(0.5));
   } else {
     // r <= exact_limit: the floor fits an int (truncation is the floor of this non-negative value).
-    Scalar n = Scalar(static_cast<int>((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5)));
+    Scalar n =
+        Scalar(static_cast<int>((std::sqrt(Scalar(1) + Scalar(8) * r) - Scalar(1)) * Scalar(0.5)));
     // sqrt rounding may put n one off: settle it against the exact condition (at most a step each).
     for (int i = 0; i < 4 && c * ((n + Scalar(1)) * (n + Scalar(2)) * Scalar(0.5)) <= margin; ++i)
       n += Scalar(1);
@@ -324,9 +329,10 @@ inline Scalar max_stoppable_speed(Scalar margin, Scalar decel, Scalar dt) noexce
 /// the speeds reachable within [amin, amax] this step. When these conflict (a non-viable state) the
 /// reachable limit wins, which is braking at the largest admissible deceleration.
 /// The stored acceleration is clip((v+ - v)/dt, amin, amax). The stoppable speeds are computed for
-/// the margin to each bound less 16 eps of it (rounding reserve). A position that passes a bound by a
-/// rounding-sized amount (1024 ulp of |p| + |dt v+|, plus (2 dt + 8) denorm_min for subnormals) from
-/// inside is clamped to it: p + dt v+ rounds relative to |p|, which may be far larger than the margin.
+/// the margin to each bound less 16 eps of it (rounding reserve). A position that passes a bound by
+/// a rounding-sized amount (1024 ulp of |p| + |dt v+|, plus (2 dt + 8) denorm_min for subnormals)
+/// from inside is clamped to it: p + dt v+ rounds relative to |p|, which may be far larger than the
+/// margin.
 template <typename Scalar>
 inline void zoh_joint_viable(Scalar& p, Scalar& v, Scalar& a, const JointStateBounds<Scalar>& b,
                              Scalar dt) noexcept {
@@ -398,14 +404,14 @@ inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
   bool overflow = false;
   for (Eigen::Index j = 0; j < n; ++j) {
     const JointStateBounds<Scalar> b = joint_bounds(lower, upper, j);
-    const bool integrated = zoh_joint_or_hold(
-        state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j), state.coeffRef(kAcceleration, j),
-        [&](Scalar& p, Scalar& v, Scalar& a) {
-          if (mode == ZohMode::JiminyCompatible)
-            zoh_joint_jiminy(p, v, a, b, dt);
-          else
-            zoh_joint_viable(p, v, a, b, dt);
-        });
+    const bool integrated =
+        zoh_joint_or_hold(state.coeffRef(kPosition, j), state.coeffRef(kVelocity, j),
+                          state.coeffRef(kAcceleration, j), [&](Scalar& p, Scalar& v, Scalar& a) {
+                            if (mode == ZohMode::JiminyCompatible)
+                              zoh_joint_jiminy(p, v, a, b, dt);
+                            else
+                              zoh_joint_viable(p, v, a, b, dt);
+                          });
     overflow = overflow || !integrated;
   }
   return overflow;
@@ -423,7 +429,8 @@ inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
 /// Returns, touching nothing unless Ok (or NumericalOverflow, below):
 ///  - NonFiniteInput: dt or the state holds NaN/Inf;
 ///  - NegativeTimeStep: dt < 0 (gym_jiminy asserts);
-///  - InvalidBounds: NaN in the bounds; in jiminy mode a joint whose horizon count (|v| / amax) / dt
+///  - InvalidBounds: NaN in the bounds; in jiminy mode a joint whose horizon count (|v| / amax) /
+///  dt
 ///    is NaN or infinite (amax = 0: where gym_jiminy raises); in viable mode whatever
 ///    validate_state_bounds(..., Viable) refuses.
 /// And, after integrating: NumericalOverflow when finite but huge inputs made some joint's p, v or
@@ -436,8 +443,7 @@ inline bool integrate_zoh_unchecked(Eigen::MatrixBase<DerivedState>& state,
 template <typename DerivedState, typename DerivedLower, typename DerivedUpper>
 Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
                      const Eigen::MatrixBase<DerivedLower>& lower,
-                     const Eigen::MatrixBase<DerivedUpper>& upper,
-                     typename DerivedState::Scalar dt,
+                     const Eigen::MatrixBase<DerivedUpper>& upper, typename DerivedState::Scalar dt,
                      ZohMode mode = ZohMode::JiminyCompatible) noexcept {
   using Scalar = typename DerivedState::Scalar;
   auto& s = const_cast<Eigen::MatrixBase<DerivedState>&>(state);
@@ -463,7 +469,7 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
     }
   }
   return detail::integrate_zoh_unchecked(s, lower, upper, dt, mode) ? Status::NumericalOverflow
-                                                                     : Status::Ok;
+                                                                    : Status::Ok;
 }
 
 }  // namespace claw

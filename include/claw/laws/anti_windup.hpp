@@ -1,5 +1,5 @@
-// claw/laws/anti_windup.hpp: the anti-windup devices of claw's PID and their parameters: integral clamp,
-// I-term clamp, stop-at-limit (MuJoCo native), conditional integration and back-calculation.
+// claw/laws/anti_windup.hpp: the anti-windup devices of claw's PID and their parameters: integral
+// clamp, I-term clamp, stop-at-limit (MuJoCo native), conditional integration and back-calculation.
 #pragma once
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// claw/laws/effort_clamp.hpp: effort limits applied after a control law: symmetric, asymmetric, or the
-// DC-motor torque-speed envelope, per joint, with validation.
+// claw/laws/effort_clamp.hpp: effort limits applied after a control law: symmetric, asymmetric, or
+// the DC-motor torque-speed envelope, per joint, with validation.
 #pragma once
 
 #include <cmath>
@@ -13,9 +13,9 @@ namespace claw {
 
 /// Which envelope bounds the effort u of a joint.
 enum class EffortLimitKind : std::uint8_t {
-  None,        ///< u is passed through
-  Bounds,      ///< u in [lower, upper] (symmetric when lower = -upper); infinities allowed
-  DcMotor,     ///< the torque-speed envelope of a DC motor, evaluated at the measured velocity v
+  None,     ///< u is passed through
+  Bounds,   ///< u in [lower, upper] (symmetric when lower = -upper); infinities allowed
+  DcMotor,  ///< the torque-speed envelope of a DC motor, evaluated at the measured velocity v
 };
 
 /// Effort limits of N joints. For DcMotor, with tsat the stall effort [effort] (> 0), tmax the
@@ -33,11 +33,11 @@ struct EffortLimits {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
   using VectorType = Vector<Scalar, N, MaxN>;
   EffortLimitKind kind = EffortLimitKind::None;
-  VectorType lower = VectorType::Constant(kDefaultSize, -infinity<Scalar>());  ///< [effort]
-  VectorType upper = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< [effort]
-  VectorType stall_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< tsat
-  VectorType peak_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< tmax
-  VectorType no_load_speed = VectorType::Constant(kDefaultSize, infinity<Scalar>()); ///< vlim
+  VectorType lower = VectorType::Constant(kDefaultSize, -infinity<Scalar>());         ///< [effort]
+  VectorType upper = VectorType::Constant(kDefaultSize, infinity<Scalar>());          ///< [effort]
+  VectorType stall_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< tsat
+  VectorType peak_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());    ///< tmax
+  VectorType no_load_speed = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< vlim
 
   /// Sets every size-dependent vector to n entries of "no limit" (allocates for dynamic sizes).
   void resize(Eigen::Index n) {
@@ -96,9 +96,10 @@ bool no_finite_entry(const V& v) noexcept {
 /// no effort). DcMotor: sizes, tsat > 0 finite, tmax > 0, vlim > 0 (tmax and vlim may
 /// be +inf).
 template <typename Scalar, int N, int MaxN>
-Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::Index n) noexcept {
-  const bool bounds_unset = detail::no_finite_entry(limits.lower) &&
-                            detail::no_finite_entry(limits.upper);
+Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits,
+                              Eigen::Index n) noexcept {
+  const bool bounds_unset =
+      detail::no_finite_entry(limits.lower) && detail::no_finite_entry(limits.upper);
   const bool motor_unset = detail::no_finite_entry(limits.stall_effort) &&
                            detail::no_finite_entry(limits.peak_effort) &&
                            detail::no_finite_entry(limits.no_load_speed);
@@ -108,7 +109,8 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits, Eigen
     if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
     if (!motor_unset) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j)
-      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j)) || !(limits.lower.coeff(j) < infinity<Scalar>()) ||
+      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j)) ||
+          !(limits.lower.coeff(j) < infinity<Scalar>()) ||
           !(limits.upper.coeff(j) > -infinity<Scalar>()))
         return Status::InvalidParameter;
     return Status::Ok;
@@ -138,8 +140,8 @@ inline Scalar detail_dc_motor_speed_term(Scalar tsat, Scalar v, Scalar vlim) noe
   const auto normal = [](Scalar x) {
     return std::fabs(x) >= std::numeric_limits<Scalar>::min() && std::isfinite(x);
   };
-  const Scalar product = tsat * v;
-  if (normal(product)) return product / vlim;
+  const Scalar tsat_v = tsat * v;
+  if (normal(tsat_v)) return tsat_v / vlim;
   const Scalar ratio = v / vlim;
   if (normal(ratio)) return tsat * ratio;
   return (tsat / vlim) * v;

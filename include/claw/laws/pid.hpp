@@ -37,7 +37,8 @@ enum class IntegralRule : std::uint8_t {
 
 /// Settings of a Pid. Every vector has one entry per joint; units in brackets ("pos" is rad or m,
 /// "effort" N m or N). The defaults (fixed sizes; dynamic ones start empty, see resize()) are a
-/// zero-gain law with no limits, no slew, no wrap, derivative on the velocity error, backward Euler.
+/// zero-gain law with no limits, no slew, no wrap, derivative on the velocity error, backward
+/// Euler.
 template <typename Scalar, int N, int MaxN = N>
 struct PidSettings {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
@@ -88,8 +89,8 @@ struct PidSettings {
 
   /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
   void resize(Eigen::Index n) {
-    for (VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &tracking_time,
-                          &wrap_period})
+    for (VectorType* v :
+         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &tracking_time, &wrap_period})
       v->setZero(n);
     for (VectorType* v : {&integral_max, &iterm_max, &slew_rate, &target_max, &target_velocity_max,
                           &feedforward_max})
@@ -105,10 +106,10 @@ struct PidSettings {
   /// (valid_time_step_setting: finite, >= 1e-9 s);
   /// limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
-    for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
-                                &iterm_min, &iterm_max, &tracking_time, &slew_rate, &wrap_period,
-                                &target_min, &target_max, &target_velocity_min,
-                                &target_velocity_max, &feedforward_min, &feedforward_max})
+    for (const VectorType* v :
+         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max, &iterm_min,
+          &iterm_max, &tracking_time, &slew_rate, &wrap_period, &target_min, &target_max,
+          &target_velocity_min, &target_velocity_max, &feedforward_min, &feedforward_max})
       if (v->size() != n) return Status::SizeMismatch;
     if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j) {
@@ -179,15 +180,13 @@ inline decltype(auto) with_bool_flags(F&& f, bool first, Bools... rest) {
 /// array, so the same bits. A joint whose u or I+ is not finite keeps its out and I. Returns true
 /// when that happened.
 template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename Scalar>
-inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
-                       const Scalar* __restrict target_velocity,
-                       const Scalar* __restrict feedforward, const Scalar* __restrict q,
-                       const Scalar* __restrict v, const Scalar* __restrict kp,
-                       const Scalar* __restrict ki, const Scalar* __restrict kd,
-                       const Scalar* __restrict c, const Scalar* __restrict i_lo,
-                       const Scalar* __restrict i_hi, const Scalar* __restrict u_lo,
-                       const Scalar* __restrict u_hi, Scalar* __restrict integral,
-                       Scalar* __restrict out, Scalar h, bool backward_at_run_time = false) noexcept {
+inline bool pid_simple(
+    Eigen::Index n, const Scalar* __restrict target, const Scalar* __restrict target_velocity,
+    const Scalar* __restrict feedforward, const Scalar* __restrict q, const Scalar* __restrict v,
+    const Scalar* __restrict kp, const Scalar* __restrict ki, const Scalar* __restrict kd,
+    const Scalar* __restrict c, const Scalar* __restrict i_lo, const Scalar* __restrict i_hi,
+    const Scalar* __restrict u_lo, const Scalar* __restrict u_hi, Scalar* __restrict integral,
+    Scalar* __restrict out, Scalar h, bool backward_at_run_time = false) noexcept {
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
   // An integer as wide as Scalar counts the failures, so the loop vectorises (a bool does not).
   using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
@@ -203,13 +202,14 @@ inline bool pid_simple(Eigen::Index n, const Scalar* __restrict target,
     const Scalar lo = kIntegralLower ? i_lo[j] : -hi;
     const Scalar advanced = clip(previous + ki[j] * (e * h), lo, hi);
     const Scalar base = (kConstant ? c[j] : Scalar(0)) + ff + kp[j] * e + kd[j] * d;
-    const Scalar u = clip(base + ((kBackward || backward_at_run_time) ? advanced : previous), u_lo[j], u_hi[j]);
-    const bool ok = (static_cast<int>(std::fabs(u) <= kMax) &
-                     static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
-    failures += ok ? Count(0) : Count(1);
+    const Scalar u =
+        clip(base + ((kBackward || backward_at_run_time) ? advanced : previous), u_lo[j], u_hi[j]);
+    const bool finite_step = (static_cast<int>(std::fabs(u) <= kMax) &
+                              static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
+    failures += finite_step ? Count(0) : Count(1);
     const Scalar held = out[j];
-    out[j] = ok ? u : held;
-    integral[j] = ok ? advanced : previous;
+    out[j] = finite_step ? u : held;
+    integral[j] = finite_step ? advanced : previous;
   }
   return failures != 0;
 }
@@ -260,7 +260,8 @@ class Pid {
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
   /// The state (integral, previous error, slew, filter) is kept: call reset() to restart. A Pid of
-  /// size 0 (dynamic, before resize()) refuses this and every other call with SizeMismatch.
+  /// size 0 (a dynamic Pid constructed without a size) refuses this and every other call with
+  /// SizeMismatch.
   Status configure(const Settings& settings) noexcept {
     if (size() == 0) return Status::SizeMismatch;
     const Status status = settings.validate(size());
@@ -373,10 +374,10 @@ class Pid {
   void refresh_derived() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
-      Scalar effective = tt > Scalar(0) ? tt
-                                        : default_tracking_time(settings_.kp.coeff(j),
-                                                                settings_.ki.coeff(j),
-                                                                settings_.kd.coeff(j));
+      Scalar effective = tt > Scalar(0)
+                             ? tt
+                             : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
+                                                     settings_.kd.coeff(j));
       // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
       // diverges from h/Tt = 2 on: there Tt = h is used (the integral lands on the edge at once).
       if (!(settings_.dt < effective + effective)) effective = settings_.dt;
@@ -385,8 +386,8 @@ class Pid {
     has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
     has_slew_ = has_wrap_ = has_filter_ = false;
     for (Eigen::Index j = 0; j < size(); ++j) {
-      has_target_range_ |= !std::isinf(settings_.target_min.coeff(j)) ||
-                           !std::isinf(settings_.target_max.coeff(j));
+      has_target_range_ |=
+          !std::isinf(settings_.target_min.coeff(j)) || !std::isinf(settings_.target_max.coeff(j));
       has_velocity_range_ |= !std::isinf(settings_.target_velocity_min.coeff(j)) ||
                              !std::isinf(settings_.target_velocity_max.coeff(j));
       has_feedforward_range_ |= !std::isinf(settings_.feedforward_min.coeff(j)) ||
@@ -425,8 +426,7 @@ class Pid {
     zero_constant_effort_ = symmetric_integral_ = true;
     for (Eigen::Index j = 0; j < size(); ++j) {
       zero_constant_effort_ &= same_bits(settings_.constant_effort.coeff(j), Scalar(0));
-      symmetric_integral_ &=
-          same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
+      symmetric_integral_ &= same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
     }
   }
 
@@ -435,8 +435,8 @@ class Pid {
     if constexpr (sizeof(Scalar) == sizeof(std::uint32_t) ||
                   sizeof(Scalar) == sizeof(std::uint64_t)) {
       // One integer comparison (no memcmp call in firmware).
-      using Bits = std::conditional_t<sizeof(Scalar) == sizeof(std::uint32_t), std::uint32_t,
-                                      std::uint64_t>;
+      using Bits =
+          std::conditional_t<sizeof(Scalar) == sizeof(std::uint32_t), std::uint32_t, std::uint64_t>;
       Bits bits_a, bits_b;
       std::memcpy(&bits_a, &a, sizeof(Scalar));
       std::memcpy(&bits_b, &b, sizeof(Scalar));
@@ -495,20 +495,26 @@ class Pid {
           ff = clip(ff, s.feedforward_min.coeff(j), s.feedforward_max.coeff(j));
       }
       const Scalar e = has_wrap_ ? wrap(r - y, j) : r - y;
-      const Scalar dy =
-          !measurement_known ? Scalar(0)
-                             : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
-                                          : y - previous_measurement_.coeff(j));
+      const Scalar dy = !measurement_known
+                            ? Scalar(0)
+                            : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
+                                         : y - previous_measurement_.coeff(j));
 
       // Derivative.
       Scalar d;
       switch (s.derivative) {
-        case DerivativeSource::VelocityError: d = vr - vel; break;
-        case DerivativeSource::ErrorDifference:
-          if (!first) d = (e - previous_error_.coeff(j)) / h;
-          else d = s.derivative_from_zero_error ? e / h : Scalar(0);
+        case DerivativeSource::VelocityError:
+          d = vr - vel;
           break;
-        default: d = -dy / h; break;
+        case DerivativeSource::ErrorDifference:
+          if (!first)
+            d = (e - previous_error_.coeff(j)) / h;
+          else
+            d = s.derivative_from_zero_error ? e / h : Scalar(0);
+          break;
+        default:
+          d = -dy / h;
+          break;
       }
       Scalar d_filtered = filtered_derivative_.coeff(j);
       if (has_filter_) {
@@ -525,8 +531,10 @@ class Pid {
       Scalar e_integrated = e;
       if (s.anti_windup == AntiWindup::StopAtLimit && ki > Scalar(0)) {
         const Scalar limit = ki * s.integral_max.coeff(j);
-        if (integral >= limit) e_integrated = (e < Scalar(0)) ? e : Scalar(0);
-        else if (integral <= -limit) e_integrated = (e > Scalar(0)) ? e : Scalar(0);
+        if (integral >= limit)
+          e_integrated = (e < Scalar(0)) ? e : Scalar(0);
+        else if (integral <= -limit)
+          e_integrated = (e > Scalar(0)) ? e : Scalar(0);
       }
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       Scalar advanced = integral + ki * (e_integrated * h) + pom;
@@ -571,10 +579,11 @@ class Pid {
   }
 
   // The common configuration, without per-joint option branches: derivative on the velocity error,
-  // proportional on error, no slew, wrap, filter or input ranges, anti-windup None / IntegralClamp /
-  // ITermClamp (folded into integral_lower_/upper_), limits None or Bounds (effort_lower_/upper_).
-  // Same operations in the same order as the general path, so the same numbers. Used when every
-  // vector is contiguous in memory; the loop then runs on raw pointers (see detail::pid_simple).
+  // proportional on error, no slew, wrap, filter or input ranges, anti-windup None / IntegralClamp
+  // / ITermClamp (folded into integral_lower_/upper_), limits None or Bounds
+  // (effort_lower_/upper_). Same operations in the same order as the general path, so the same
+  // numbers. Used when every vector is contiguous in memory; the loop then runs on raw pointers
+  // (see detail::pid_simple).
   template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
             typename DOut>
   Status update_simple(const Eigen::MatrixBase<DT>& target,
@@ -584,7 +593,8 @@ class Pid {
     const Settings& s = settings_;
     const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
-    auto kernel = [&](auto backward, auto constant, auto integral_lower, bool backward_at_run_time) {
+    auto kernel = [&](auto backward, auto constant, auto integral_lower,
+                      bool backward_at_run_time) {
       return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
                                 decltype(integral_lower)::value>(
           size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
@@ -602,7 +612,8 @@ class Pid {
         [&](auto backward, auto constant, auto integral_lower) {
           return kernel(backward, constant, integral_lower, false);
         },
-        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_, !symmetric_integral_);
+        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
+        !symmetric_integral_);
 #endif
     first_ = false;
     measurement_seeded_ = false;
@@ -619,11 +630,11 @@ class Pid {
   VectorType filtered_derivative_;
   VectorType integral_lower_;  // the IntegralClamp / ITermClamp bounds of I [effort], or -+inf
   VectorType integral_upper_;
-  VectorType effort_lower_;    // simple path: the Bounds limits, or -+inf
+  VectorType effort_lower_;  // simple path: the Bounds limits, or -+inf
   VectorType effort_upper_;
   bool first_ = true;
   bool measurement_seeded_ = false;  // reset(measurement, output): previous_measurement_ is current
-  bool history_valid_ = true;  // previous error / measurement / slew state are current
+  bool history_valid_ = true;        // previous error / measurement / slew state are current
   bool simple_ = false;
   bool zero_constant_effort_ = false;  // every c is +0: the simple path adds a constant +0
   bool symmetric_integral_ = false;    // integral_lower_ is -integral_upper_, bit for bit

@@ -203,12 +203,12 @@ PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolbo
 /// CoppeliaSim's joint properties that its default joint loop reads.
 template <typename Scalar>
 struct CoppeliaSimJoint {
-  Scalar kp = Scalar(0.1);                        ///< PID_P [1]
-  Scalar ki = 0;                                  ///< PID_I [1/s]
-  Scalar kd = 0;                                  ///< PID_D [s]
-  Scalar velocity_limit = infinity<Scalar>();     ///< velUpperLimit [pos/s]
-  Scalar max_force = infinity<Scalar>();          ///< maxForce [effort]
-  Scalar dt = Scalar(0.005);                      ///< dynStepSize [s]
+  Scalar kp = Scalar(0.1);                     ///< PID_P [1]
+  Scalar ki = 0;                               ///< PID_I [1/s]
+  Scalar kd = 0;                               ///< PID_D [s]
+  Scalar velocity_limit = infinity<Scalar>();  ///< velUpperLimit [pos/s]
+  Scalar max_force = infinity<Scalar>();       ///< maxForce [effort]
+  Scalar dt = Scalar(0.005);                   ///< dynStepSize [s]
 };
 
 /// CoppeliaSim's default joint loop with the joint's properties.
@@ -265,11 +265,11 @@ PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p
 
 /// Fixed sizes take N from the type: preset<Scalar, N>(parameters) is preset<Scalar, N>(N,
 /// parameters), without repeating the size.
-#define CLAW_PRESET_FOR_FIXED_SIZE(name, Result, Parameters)                                    \
-  template <typename Scalar, int N, int MaxN = N>                                               \
-  Result<Scalar, N, MaxN> name(const Parameters<Scalar>& p) {                                   \
-    static_assert(N != Dynamic, #name ": give the joint count n for a dynamic size");          \
-    return name<Scalar, N, MaxN>(N, p);                                                        \
+#define CLAW_PRESET_FOR_FIXED_SIZE(name, Result, Parameters)                          \
+  template <typename Scalar, int N, int MaxN = N>                                     \
+  Result<Scalar, N, MaxN> name(const Parameters<Scalar>& p) {                         \
+    static_assert(N != Dynamic, #name ": give the joint count n for a dynamic size"); \
+    return name<Scalar, N, MaxN>(N, p);                                               \
   }
 CLAW_PRESET_FOR_FIXED_SIZE(mujoco_plugin, PidSettings, MujocoPluginPid)
 CLAW_PRESET_FOR_FIXED_SIZE(mujoco_native, PidSettings, MujocoNativePid)

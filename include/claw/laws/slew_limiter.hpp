@@ -1,5 +1,6 @@
-// claw/laws/slew_limiter.hpp: setpoint rate limiter q*~ = clip(q*, s - S h, s + S h), s <- q*~, with the
-// choice of where its state starts (the measurement by default; MuJoCo's two behaviours as switches).
+// claw/laws/slew_limiter.hpp: setpoint rate limiter q*~ = clip(q*, s - S h, s + S h), s <- q*~,
+// with the choice of where its state starts (the measurement by default; MuJoCo's two behaviours as
+// switches).
 #pragma once
 
 #include <cmath>
@@ -74,8 +75,8 @@ class SlewLimiter {
   /// of a step of length 0, and the state does not move). SizeMismatch when
   /// a vector's size is not size() or the limiter has no joints; nothing touched on any refusal.
   template <typename DT, typename DQ, typename DOut>
-  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured, Scalar h,
-                const Eigen::MatrixBase<DOut>& out) noexcept {
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& measured,
+                Scalar h, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, measured, out)) return Status::SizeMismatch;
     bool skip = false;
     const Status step_status = check_time_step(h, skip);
@@ -85,8 +86,8 @@ class SlewLimiter {
     if (skip) {  // no time passes: out = the held value (a step of length 0); the state stays
       for (Eigen::Index j = 0; j < size(); ++j) {
         Scalar held = state_.coeff(j);
-        o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), Scalar(0),
-                                           first_, start_, held);
+        o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j),
+                                           Scalar(0), first_, start_, held);
       }
       return Status::Ok;
     }

@@ -1,5 +1,6 @@
-// claw/laws/stable_pd.hpp: stable (implicit) PD of Tan et al. 2011, which computes the effort from the
-// next state's error through the inverse mass, diagonal or a full matrix block; stable for any gains.
+// claw/laws/stable_pd.hpp: stable (implicit) PD of Tan et al. 2011, which computes the effort from
+// the next state's error through the inverse mass, diagonal or a full matrix block; stable for any
+// gains.
 #pragma once
 
 #include <cmath>
@@ -38,8 +39,7 @@ class StablePd {
   using Settings = StablePdSettings<Scalar, N_, MaxN_>;
 
   StablePd() : StablePd(N_ == Dynamic ? 0 : N_) {}
-  explicit StablePd(Eigen::Index n)
-      : system_(MatrixType::Zero(n, n)), rhs_(VectorType::Zero(n)) {
+  explicit StablePd(Eigen::Index n) : system_(MatrixType::Zero(n, n)), rhs_(VectorType::Zero(n)) {
     settings_.kp.setZero(n);
     settings_.kd.setZero(n);
     settings_.constant_effort.setZero(n);
@@ -109,7 +109,8 @@ class StablePd {
     for (Eigen::Index i = 0; i < n; ++i) {
       const Scalar row_gain = h * (h * settings_.kp.coeff(i) + settings_.kd.coeff(i));
       for (Eigen::Index k = 0; k < n; ++k)
-        system_.coeffRef(i, k) = (i == k ? Scalar(1) : Scalar(0)) + row_gain * inverse_mass.coeff(i, k);
+        system_.coeffRef(i, k) =
+            (i == k ? Scalar(1) : Scalar(0)) + row_gain * inverse_mass.coeff(i, k);
     }
     if (!solve_in_place()) return Status::InvalidProblem;
     return write_clamped(v, out);
@@ -164,7 +165,8 @@ class StablePd {
   }
 
   template <typename DV, typename DOut>
-  Status write_clamped(const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+  Status write_clamped(const Eigen::MatrixBase<DV>& v,
+                       const Eigen::MatrixBase<DOut>& out) noexcept {
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {

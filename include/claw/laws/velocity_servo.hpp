@@ -1,5 +1,5 @@
-// claw/laws/velocity_servo.hpp: CoppeliaSim's default joint position loop, which turns a position error
-// into a target velocity (ctrl / h, clipped to the velocity limit) and a maximum effort.
+// claw/laws/velocity_servo.hpp: CoppeliaSim's default joint position loop, which turns a position
+// error into a target velocity (ctrl / h, clipped to the velocity limit) and a maximum effort.
 #pragma once
 
 #include <cmath>
@@ -19,7 +19,7 @@ struct VelocityServoSettings {
   VectorType ki = VectorType::Zero(kDefaultSize);  ///< I [1/s]
   VectorType kd = VectorType::Zero(kDefaultSize);  ///< D [s]
   VectorType velocity_limit = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< [pos/s]
-  VectorType max_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());  ///< [effort]
+  VectorType max_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());      ///< [effort]
   Scalar dt = Scalar(0.005);  ///< the physics step h [s]
 };
 

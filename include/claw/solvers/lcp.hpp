@@ -25,7 +25,8 @@ struct LemkeSettings {
   /// InvalidParameter when max_pivots < 0 or pivot_tolerance is not finite and > 0.
   Status validate() const noexcept {
     if (max_pivots < 0) return Status::InvalidParameter;
-    if (!std::isfinite(pivot_tolerance) || !(pivot_tolerance > Scalar(0))) return Status::InvalidParameter;
+    if (!std::isfinite(pivot_tolerance) || !(pivot_tolerance > Scalar(0)))
+      return Status::InvalidParameter;
     return Status::Ok;
   }
 };
@@ -36,8 +37,8 @@ struct LemkeSettings {
 ///    solution is degenerate).
 ///  - Infeasible: the method ended on a secondary ray. For a copositive-plus M (every positive
 ///    semidefinite M is one) this proves that {z >= 0 : q + M z >= 0} is empty (Cottle, Pang and
-///    Stone, The Linear Complementarity Problem, 4.4); for other matrices it only means Lemke's method
-///    found no solution. z and w are zero.
+///    Stone, The Linear Complementarity Problem, 4.4); for other matrices it only means Lemke's
+///    method found no solution. z and w are zero.
 ///  - MaxIterations: the pivot cap was reached; z and w are zero.
 ///  - NonFiniteInput, SizeMismatch: refused before any work.
 template <typename Scalar, int MaxM>
@@ -71,7 +72,8 @@ class LemkeSolver {
   LemkeSolver() { reserve(MaxM_ == Dynamic ? 0 : MaxM_); }
   explicit LemkeSolver(Index max_m) { reserve(max_m); }
 
-  /// Storage for problems of up to max_m pairs (the only call that may allocate, with MaxM = Dynamic).
+  /// Storage for problems of up to max_m pairs (the only call that may allocate, with MaxM =
+  /// Dynamic).
   void reserve(Index max_m) {
     capacity_ = max_m;
     tableau_.resize(max_m, 2 * max_m + 2);
@@ -91,7 +93,8 @@ class LemkeSolver {
 
   /// Solves LCP(q, M). q: m entries, M: m x m with m <= capacity.
   template <typename DQ, typename DM>
-  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DM>& m) noexcept {
+  [[nodiscard]] const Result& solve(const Eigen::MatrixBase<DQ>& q,
+                                    const Eigen::MatrixBase<DM>& m) noexcept {
     const Index size = q.size();
     result_.pivots = 0;
     if (size > capacity_ || m.rows() != size || m.cols() != size) {

@@ -1,5 +1,6 @@
-// claw/solvers/lcqp.hpp: QPs with linear complementarity constraints (LCQPs) in LCQPow's form, solved
-// by a certified monotone-LCP path, branch and bound, or a penalty homotopy, without allocation.
+// claw/solvers/lcqp.hpp: QPs with linear complementarity constraints (LCQPs) in LCQPow's form,
+// solved by a certified monotone-LCP path, branch and bound, or a penalty homotopy, without
+// allocation.
 #pragma once
 
 #include <Eigen/Core>
@@ -84,10 +85,10 @@ struct LcqpProblem {
 
 /// How the returned point was found.
 enum class LcqpPath : std::uint8_t {
-  None = 0,            ///< refused before any work
-  Monotone = 1,        ///< the monotone-LCP path (unique feasible point, certified)
-  BranchAndBound = 2,  ///< branch and bound over the pairs (certified when it finished)
-  PenaltyHomotopy = 3, ///< LCQPow's penalty homotopy, then a branch-QP polish and local pair flips
+  None = 0,             ///< refused before any work
+  Monotone = 1,         ///< the monotone-LCP path (unique feasible point, certified)
+  BranchAndBound = 2,   ///< branch and bound over the pairs (certified when it finished)
+  PenaltyHomotopy = 3,  ///< LCQPow's penalty homotopy, then a branch-QP polish and local pair flips
 };
 
 /// Stationarity type of the returned point (LCQPow's classification over the biactive pairs,
@@ -99,11 +100,16 @@ enum class LcqpStationarity : std::uint8_t { Unknown = 0, W = 1, C = 2, M = 3, S
 
 inline const char* to_string(LcqpStationarity s) noexcept {
   switch (s) {
-    case LcqpStationarity::W: return "W";
-    case LcqpStationarity::C: return "C";
-    case LcqpStationarity::M: return "M";
-    case LcqpStationarity::S: return "S";
-    default: return "unknown";
+    case LcqpStationarity::W:
+      return "W";
+    case LcqpStationarity::C:
+      return "C";
+    case LcqpStationarity::M:
+      return "M";
+    case LcqpStationarity::S:
+      return "S";
+    default:
+      return "unknown";
   }
 }
 
@@ -119,7 +125,8 @@ struct LcqpSettings {
   /// Hard cap on branch-and-bound nodes (one QP each). Reaching it returns the best point found,
   /// not certified (or MaxIterations when none was found). > 0.
   long max_nodes = 100000;
-  /// A node is pruned when its relaxation's objective >= incumbent - prune_tolerance max(1, |incumbent|).
+  /// A node is pruned when its relaxation's objective >= incumbent - prune_tolerance max(1,
+  /// |incumbent|).
   Scalar prune_tolerance = sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-9);
   /// Penalty homotopy (LCQPow's algorithm): initial penalty rho0, update factor, the largest
   /// penalty, the total iteration cap, the stationarity tolerance on the penalised problem's
@@ -198,8 +205,8 @@ struct LcqpResiduals {
 ///    monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
 ///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap, or a
 ///    subproblem that failed) stopped without a feasible complementary point. Nothing is proved;
-///    x = 0. NumericalOverflow: the monotone path's point (or its objective) overflowed (finite data
-///    of extreme range); x = 0.
+///    x = 0. NumericalOverflow: the monotone path's point (or its objective) overflowed (finite
+///    data of extreme range); x = 0.
 ///  - NonFiniteInput, InvalidBounds, SizeMismatch, InvalidProblem (Q not positive definite),
 ///    InvalidParameter: refused; x = 0.
 template <typename Scalar, int MaxN, int MaxP>
@@ -213,12 +220,13 @@ struct LcqpResult {
   /// Per pair: 0 when the L side is active (L_i x = lbL_i), 1 when the R side is, 2 when both.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxP, 1> active;
   LcqpResiduals<Scalar> residuals;
-  int qp_solves = 0;          ///< convex QPs solved
-  int homotopy_iterations = 0;///< penalty-homotopy inner iterations
-  long nodes = 0;             ///< branch-and-bound nodes
-  int lemke_pivots = 0;       ///< pivots of the monotone path
-  Scalar penalty = Scalar(0); ///< final homotopy penalty (0 on other paths)
-  Scalar regularisation = Scalar(0);  ///< delta added by LcqpSettings::auto_regularisation (0: none)
+  int qp_solves = 0;            ///< convex QPs solved
+  int homotopy_iterations = 0;  ///< penalty-homotopy inner iterations
+  long nodes = 0;               ///< branch-and-bound nodes
+  int lemke_pivots = 0;         ///< pivots of the monotone path
+  Scalar penalty = Scalar(0);   ///< final homotopy penalty (0 on other paths)
+  Scalar regularisation =
+      Scalar(0);  ///< delta added by LcqpSettings::auto_regularisation (0: none)
 };
 
 /// LCQP solver (see LcqpProblem for the form). Three paths, tried in this order:
@@ -226,8 +234,8 @@ struct LcqpResult {
 /// 1. Monotone path (certified). It applies when one side of the pairs selects variables (each
 ///    row of L, or of R, has one nonzero entry, positive, in distinct columns: lambda_i =
 ///    L_i x - lbL_i), and the equality rows of A (lbA = ubA) determine the other n - m variables
-///    from lambda (exactly n - m of them, nonsingular on those variables). Then every x is affine in
-///    lambda, x = x0 + T lambda, and the other side is w = c + M lambda. When M = S D with S
+///    from lambda (exactly n - m of them, nonsingular on those variables). Then every x is affine
+///    in lambda, x = x0 + T lambda, and the other side is w = c + M lambda. When M = S D with S
 ///    symmetric positive semidefinite and D positive diagonal (detected numerically: FLIQC's
 ///    matrix when each P_i^inv is a positive multiple of P_i'), 0 <= lambda perp w >= 0 is the
 ///    monotone LCP(c, S) in mu = D lambda: its w is unique, Lemke's method (on the LCP
@@ -341,21 +349,25 @@ class LcqpSolver {
   const Result& result() const noexcept { return result_; }
 
   /// Solves the problem. Refusals (x = 0, nothing else computed): SizeMismatch (inconsistent sizes,
-  /// n = 0, or above the bounded sizes), NonFiniteInput (NaN anywhere, an infinite Q, g, A, L or R entry, or an
-  /// infinite lbL/lbR), InvalidBounds (a lower bound above its upper bound, a lower bound of +inf
-  /// or an upper bound of -inf), InvalidProblem (Q + regularisation not positive definite when a
-  /// QP is needed). m = 0 is allowed: a plain QP.
-  [[nodiscard]] const Result& solve(const Problem& problem) noexcept { return solve_impl(problem, nullptr); }
+  /// n = 0, or above the bounded sizes), NonFiniteInput (NaN anywhere, an infinite Q, g, A, L or R
+  /// entry, or an infinite lbL/lbR), InvalidBounds (a lower bound above its upper bound, a lower
+  /// bound of +inf or an upper bound of -inf), InvalidProblem (Q + regularisation not positive
+  /// definite when a QP is needed). m = 0 is allowed: a plain QP.
+  [[nodiscard]] const Result& solve(const Problem& problem) noexcept {
+    return solve_impl(problem, nullptr);
+  }
 
   /// Solve with a guess of the active sides, one entry per pair as in LcqpResult::active (0: the
   /// L side is active, 1: the R side, 2: both), e.g. the previous result's. The monotone path tries
   /// the guess first and keeps it only when it verifies as a strictly complementary solution (a
   /// wrong guess costs one small linear solve); the other paths ignore it. Wrong size: ignored.
   template <typename DGuess>
-  [[nodiscard]] const Result& solve(const Problem& problem, const Eigen::MatrixBase<DGuess>& guess) noexcept {
+  [[nodiscard]] const Result& solve(const Problem& problem,
+                                    const Eigen::MatrixBase<DGuess>& guess) noexcept {
     if (guess.size() != problem.num_pairs()) return solve_impl(problem, nullptr);
     guess_.resize(guess.size());
-    for (Index i = 0; i < guess.size(); ++i) guess_.coeffRef(i) = static_cast<std::int8_t>(guess.coeff(i));
+    for (Index i = 0; i < guess.size(); ++i)
+      guess_.coeffRef(i) = static_cast<std::int8_t>(guess.coeff(i));
     return solve_impl(problem, &guess_);
   }
 
@@ -379,7 +391,8 @@ class LcqpSolver {
     }
     const Status setup = setup_qp(problem);
     if (setup != Status::Ok) return refuse(setup);
-    if (static_cast<int>(m_) <= settings_.max_pairs_for_branch_and_bound) return branch_and_bound(problem);
+    if (static_cast<int>(m_) <= settings_.max_pairs_for_branch_and_bound)
+      return branch_and_bound(problem);
     return homotopy(problem);
   }
 
@@ -521,7 +534,8 @@ class LcqpSolver {
 
   /// Fills result_ with an accepted point x (status Ok), its objective `value` (from acceptable()),
   /// residuals and sides.
-  void accept(const Problem& p, const VectorN& x, Scalar value, LcqpPath path, bool certified) noexcept {
+  void accept(const Problem& p, const VectorN& x, Scalar value, LcqpPath path,
+              bool certified) noexcept {
     result_.status = Status::Ok;
     result_.path = path;
     result_.certified_global = certified;
@@ -610,8 +624,7 @@ class LcqpSolver {
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < m; ++j) {
         const Scalar v = std::fabs(mm_.coeff(i, j));
-        if (v != Scalar(0) && v <= noise * serr_.coeff(i, j))
-          return MonotoneOutcome::NotApplicable;
+        if (v != Scalar(0) && v <= noise * serr_.coeff(i, j)) return MonotoneOutcome::NotApplicable;
       }
     cvec_.noalias() = detail::product(oth, x0_);
     cvec_ -= lb_oth;
@@ -635,8 +648,8 @@ class LcqpSolver {
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i <= j; ++i) {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
-        const Scalar rounding =
-            product_unit * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j), serr_.coeff(j, i) / dvec_.coeff(i));
+        const Scalar rounding = product_unit * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j),
+                                                              serr_.coeff(j, i) / dvec_.coeff(i));
         const Scalar bound = Scalar(0.5) * std::fabs(ss_.coeff(i, j) - ss_.coeff(j, i)) + rounding;
         ss_.coeffRef(i, j) = v;
         ss_.coeffRef(j, i) = v;
@@ -663,7 +676,8 @@ class LcqpSolver {
       cvec_.coeffRef(j) *= equil_.coeff(j);
       dvec_.coeffRef(j) /= equil_.coeff(j);  // lambda = D^-1 mu = (E^-1 D)^-1 nu
     }
-    if (!std::isfinite(s_max) || !all_finite(cvec_) || !all_finite(serr_)) return MonotoneOutcome::NotApplicable;
+    if (!std::isfinite(s_max) || !all_finite(cvec_) || !all_finite(serr_))
+      return MonotoneOutcome::NotApplicable;
     if (!positive_semidefinite(m, s_max)) return MonotoneOutcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke on the scaled LCP(c / alpha,
     // S / beta) in mu' = mu beta / alpha.
@@ -697,8 +711,9 @@ class LcqpSolver {
                                              Scalar(16) * std::numeric_limits<Scalar>::epsilon()) *
                               (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
         for (Index i = 0; i < m; ++i)
-          w_relaxed_.coeffRef(i) =
-              w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) * equil_.coeff(i) / alpha;
+          w_relaxed_.coeffRef(i) = w_.coeff(i) + margin *
+                                                     detail::max_of(Scalar(1), oth_norm.coeff(i)) *
+                                                     equil_.coeff(i) / alpha;
         const auto& relaxed = lemke_.solve(w_relaxed_, ss_);
         result_.lemke_pivots += relaxed.pivots;
         if (relaxed.status == Status::Infeasible) return done_infeasible();
@@ -755,25 +770,26 @@ class LcqpSolver {
   }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
-  /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into w_noise_:
-  /// 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0 in exact
-  /// arithmetic can come out as large as this (c = R x0 - lbR cancels), plus S's error bound serr_
-  /// times |mu| (S is known only to it): at c = (-7e-4, 0.024),
-  /// terms of 0.65, a w_i of 2.5e-13 (scaled) was 0, and lambda, not unique, was certified.
-  /// Uses x_ as scratch.
+  /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into
+  /// w_noise_: 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0
+  /// in exact arithmetic can come out as large as this (c = R x0 - lbR cancels), plus S's error
+  /// bound serr_ times |mu| (S is known only to it): at c = (-7e-4, 0.024), terms of 0.65, a w_i
+  /// of 2.5e-13 (scaled) was 0, and lambda, not unique, was certified. Uses x_ as scratch.
   template <typename OtherRows, typename OtherBounds>
   void scaled_w_rounding(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
     const Index m = m_;
     const Scalar alpha = cvec_scale_;
     const Scalar to_lambda = alpha / cvec_beta_;
     x_ = x0_.cwiseAbs();
-    for (Index j = 0; j < m; ++j) x_ += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
+    for (Index j = 0; j < m; ++j)
+      x_ += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
     const Scalar unit = product_rounding();
     for (Index i = 0; i < m; ++i) {
       // Plus S's error carried through the solution: sum_j serr_ij / beta |mu_j|.
       Scalar from_s = Scalar(0);
       for (Index j = 0; j < m; ++j) from_s += serr_.coeff(i, j) * std::fabs(mu_.coeff(j));
-      const Scalar noise = unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x_)) * equil_.coeff(i) / alpha +
+      const Scalar noise = unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x_)) *
+                               equil_.coeff(i) / alpha +
                            from_s / cvec_beta_;
       // An overflowed bound (lambda beyond the range) knows nothing: the pair counts as degenerate.
       w_noise_.coeffRef(i) = std::isfinite(noise) ? noise : infinity<Scalar>();
@@ -785,12 +801,14 @@ class LcqpSolver {
   /// rounding (strict, so the solution is unique exactly when Lemke's would be). True: mu_ holds
   /// the scaled solution.
   template <typename OtherRows, typename OtherBounds>
-  bool try_guess(const GuessVector& guess, int side, const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
+  bool try_guess(const GuessVector& guess, int side, const OtherRows& oth,
+                 const OtherBounds& lb_oth) noexcept {
     const Index m = m_;
     const std::int8_t w_active = side == 0 ? 1 : 0;
     Index n0 = 0;
     for (Index i = 0; i < m; ++i)
-      if (guess.coeff(i) == w_active || guess.coeff(i) == 2) i0_.coeffRef(n0++) = static_cast<int>(i);
+      if (guess.coeff(i) == w_active || guess.coeff(i) == 2)
+        i0_.coeffRef(n0++) = static_cast<int>(i);
     mu_.setZero(m);
     if (n0 > 0 && !solve_i0(n0, Scalar(1) / cvec_beta_)) return false;
     Scalar mu_max = Scalar(0);
@@ -923,7 +941,8 @@ class LcqpSolver {
   /// Pivoted LDL' of S (copy in mm_): true when S is positive semidefinite within rounding.
   bool positive_semidefinite(Index m, Scalar s_max) noexcept {
     mm_.topLeftCorner(m, m) = ss_.topLeftCorner(m, m);
-    const Scalar tol = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * s_max * static_cast<Scalar>(m);
+    const Scalar tol =
+        Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * s_max * static_cast<Scalar>(m);
     for (Index i = 0; i < m; ++i) visited_.coeffRef(i) = 0;
     for (Index k = 0; k < m; ++k) {
       Index piv = -1;
@@ -1007,7 +1026,8 @@ class LcqpSolver {
       for (int k = 0; k < (single ? 2 : 3) && status == Status::InvalidProblem; ++k) {
         const Scalar delta = (single ? float_steps[k] : steps[k]) * scale;
         result_.regularisation = delta;
-        status = qp_.set_hessian(p.Q + (settings_.hessian_regularisation + delta) * MatrixNN::Identity(n_, n_));
+        status = qp_.set_hessian(p.Q + (settings_.hessian_regularisation + delta) *
+                                           MatrixNN::Identity(n_, n_));
         if (status != Status::InvalidProblem) reg_ = settings_.hessian_regularisation + delta;
       }
     }
@@ -1107,19 +1127,23 @@ class LcqpSolver {
   /// answer Ok at a vertex that is not the minimiser (residuals of 8 to 768 beside gradients of
   /// 50, objectives 10% to 8x too high): such a node bound pruned the optimum.
   template <typename DG>
-  bool settled(const Problem& p, const Eigen::MatrixBase<DG>& g, const typename Qp::Result& r) noexcept {
+  bool settled(const Problem& p, const Eigen::MatrixBase<DG>& g,
+               const typename Qp::Result& r) noexcept {
     if (r.status != Status::Ok) return false;
     gradient_.noalias() = detail::product(p.Q, r.x);
     gradient_ += g;
     const Scalar scale = detail::max_of(Scalar(1), gradient_.template lpNorm<Eigen::Infinity>());
-    return r.residuals.stationarity <= std::sqrt(std::sqrt(std::numeric_limits<Scalar>::epsilon())) * scale;
+    return r.residuals.stationarity <=
+           std::sqrt(std::sqrt(std::numeric_limits<Scalar>::epsilon())) * scale;
   }
 
   /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
   void pair_values(const Problem& p, const VectorN& x) noexcept {
     for (Index i = 0; i < m_; ++i) {
-      lx_.coeffRef(i) = (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
-      rx_.coeffRef(i) = (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
+      lx_.coeffRef(i) =
+          (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
+      rx_.coeffRef(i) =
+          (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
     }
   }
 
@@ -1157,7 +1181,8 @@ class LcqpSolver {
         m_stat = false;
       }
     }
-    result_.stationarity = s_stat ? LcqpStationarity::S : (m_stat ? LcqpStationarity::M : LcqpStationarity::C);
+    result_.stationarity =
+        s_stat ? LcqpStationarity::S : (m_stat ? LcqpStationarity::M : LcqpStationarity::C);
   }
 
   // --- 2. branch and bound ---------------------------------------------------------------------
@@ -1167,7 +1192,7 @@ class LcqpSolver {
     bool have_incumbent = false;
     bool exhausted = true;
     Scalar incumbent = infinity<Scalar>();
-    Index depth = 0;  // number of stacked branchings
+    Index depth = 0;      // number of stacked branchings
     bool descend = true;  // process the node defined by fix_
     for (;;) {
       if (descend) {
@@ -1184,7 +1209,8 @@ class LcqpSolver {
         Scalar node_value = Scalar(0);
         if (settled(p, p.g, r)) {
           node_value = r.objective;
-          const Scalar cut = incumbent - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent));
+          const Scalar cut = incumbent - settings_.prune_tolerance *
+                                             detail::max_of(Scalar(1), std::fabs(incumbent));
           if (!have_incumbent || node_value < cut) {
             x_ = r.x;
             pair_values(p, x_);
@@ -1221,8 +1247,9 @@ class LcqpSolver {
                 best_fix_ = fix_;
               }
               fix_ = best_fix_scratch_;
-              const bool closed =
-                  polished && !(value - node_value > settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value)));
+              const bool closed = polished && !(value - node_value >
+                                                settings_.prune_tolerance *
+                                                    detail::max_of(Scalar(1), std::fabs(value)));
               if (!closed && farthest >= 0) {
                 branch = farthest;
                 expand = true;
@@ -1251,7 +1278,8 @@ class LcqpSolver {
         if (stack_state_.coeff(level) == 0) {
           stack_state_.coeffRef(level) = 1;
           const Scalar bound = stack_bound_.coeff(level);
-          const Scalar cut = incumbent - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent));
+          const Scalar cut = incumbent - settings_.prune_tolerance *
+                                             detail::max_of(Scalar(1), std::fabs(incumbent));
           if (have_incumbent && !(bound < cut)) {
             fix_.coeffRef(pair) = kFree;
             --depth;
@@ -1279,7 +1307,8 @@ class LcqpSolver {
     Scalar value;
     bool refined = true;
     if (r.status == Status::Ok && acceptable(p, r.x, value) &&
-        value <= incumbent + settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent))) {
+        value <= incumbent +
+                     settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(incumbent))) {
       best_x_ = r.x;
       incumbent = value;
       refined = refine_regularised(p, best_x_, incumbent);
@@ -1304,7 +1333,8 @@ class LcqpSolver {
     apply_c(p, x, grad_phi_);  // leaves lp_ = L x, rp_ = R x
     grad_phi_ += gphi_;
     Scalar v = Scalar(0);
-    for (Index i = 0; i < m_; ++i) v += (lp_.coeff(i) - p.lbL.coeff(i)) * (rp_.coeff(i) - p.lbR.coeff(i));
+    for (Index i = 0; i < m_; ++i)
+      v += (lp_.coeff(i) - p.lbL.coeff(i)) * (rp_.coeff(i) - p.lbR.coeff(i));
     return v;
   }
 
@@ -1366,7 +1396,8 @@ class LcqpSolver {
         rho *= settings_.penalty_update_factor;
         hist_size = 0;
       }
-      if (result_.homotopy_iterations > settings_.max_iterations || rho > settings_.max_penalty) break;
+      if (result_.homotopy_iterations > settings_.max_iterations || rho > settings_.max_penalty)
+        break;
       // Linearised penalty gradient and the QP step.
       gk_ = p.g + rho * grad_phi_;
       const auto& r = solve_qp(p, gk_);
@@ -1424,8 +1455,9 @@ class LcqpSolver {
       fix_.coeffRef(pick) = fix_.coeff(pick) == kFixL ? kFixR : kFixL;
       const auto& s = solve_qp(p, p.g);
       Scalar flipped = Scalar(0);
-      const bool better = s.status == Status::Ok && acceptable(p, s.x, flipped) &&
-                          flipped < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
+      const bool better =
+          s.status == Status::Ok && acceptable(p, s.x, flipped) &&
+          flipped < value - settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
       if (!better) {
         fix_ = best_fix_;
         solve_qp(p, p.g);  // restore the multipliers of the accepted branch
@@ -1467,15 +1499,16 @@ class LcqpSolver {
   Result result_;
   Index n_ = 0, nc_ = 0, m_ = 0;
   bool has_guess_ = false;
-  Scalar reg_ = Scalar(0);  // diagonal added to Q in the subproblems
+  Scalar reg_ = Scalar(0);                   // diagonal added to Q in the subproblems
   Scalar regularisation_scale_ = Scalar(1);  // max(1, max_i |Q_ii|): automatic delta's unit
   Scalar proximal_step_ = Scalar(0);         // delta ||x+ - x_k||_inf of the last refinement
-  Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the monotone path's LCP
-  Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the monotone path's LCP
+  Scalar cvec_scale_ = Scalar(1);            // alpha = |E c|_inf of the monotone path's LCP
+  Scalar cvec_beta_ = Scalar(1);             // beta = max |E S E| of the monotone path's LCP
   VectorRows row_lo_, row_hi_;
   VectorN x_, xk_, p_, gk_, gphi_, grad_phi_, tmp_n_, tmp2_n_, best_x_, x0_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())
-  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, l_norm_, r_norm_, sel_scale_;
+  VectorP lx_, rx_, lp_, rp_, cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, l_norm_, r_norm_,
+      sel_scale_;
   FixVector fix_, best_fix_, best_fix_scratch_;
   GuessVector guess_;
   Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, kMaxStack, 1> stack_pair_, stack_state_;
