@@ -204,6 +204,13 @@ TEST_CASE("Hot calls refuse a wrong size in every build: SizeMismatch, nothing t
     Eigen::VectorXd none(0);
     CHECK(empty.update(none, none, none, none) == Status::SizeMismatch);
     CHECK(out == out_before);
+    // A FLIQC filter never given its joints (N dynamic, no set_num_joints) refuses every cycle,
+    // also one whose inputs are all empty, with a zero command.
+    claw::FliqcFilter<double, claw::Dynamic, 4, 7> no_joints;
+    const Eigen::MatrixXd no_jacobian(3, 0), no_rows(0, 0);
+    const auto& cycle = no_joints.filter(none, no_jacobian, none, no_rows);
+    CHECK(cycle.status == Status::SizeMismatch);
+    CHECK(cycle.qdot.size() == 0);
 
     Eigen::Matrix<double, 3, 2> state = Eigen::Matrix<double, 3, 2>::Zero();
     Eigen::Matrix<double, 3, 2> lower = Eigen::Matrix<double, 3, 2>::Constant(-1.0);
@@ -256,9 +263,21 @@ TEST_CASE("Free functions validate bounds and NaN like the classes", "[safe_defa
   for (const auto mode : {claw::ZohMode::JiminyCompatible, claw::ZohMode::Viable})
     CHECK(claw::integrate_zoh(state, lower, upper, 0.01, mode) == Status::InvalidBounds);
   CHECK(state.isZero());
+  // pd_adapter refuses a velocity or acceleration lower bound above its upper one, touching
+  // nothing (the position row is not read by the law).
+  lower(claw::kPosition, 1) = -1.0;
+  for (const int row : {claw::kVelocity, claw::kAcceleration}) {
+    Eigen::Matrix<double, 3, 2> crossed = lower;
+    crossed(row, 0) = 2.0;
+    CHECK(claw::pd_adapter(V2(0.5, 0.5), claw::PdActionOrder::Velocity, state, crossed, upper,
+                           false, Eigen::VectorXd(0), 0.04, out) == Status::InvalidBounds);
+  }
+  CHECK(state.isZero());
+  CHECK(out == out_before);
 }
 
-TEST_CASE("Time steps follow one contract: in a call, and in settings", "[safe_defaults][time_step]") {
+TEST_CASE("Time steps follow one contract: in a call, and in settings",
+          "[safe_defaults][time_step]") {
   // A call's step: NaN/Inf -> NonFiniteInput, < 0 -> NegativeTimeStep (nothing touched either way),
   // [0, 1e-9) -> Ok with nothing advanced, >= 1e-9 -> Ok and the step taken.
   const double steps[] = {kNaN, kInf, -kInf, -1e-3, 0.0, 1e-12, 1e-3};
@@ -283,8 +302,9 @@ TEST_CASE("Time steps follow one contract: in a call, and in settings", "[safe_d
     {
       auto state = start;
       V2 out(7.0, 8.0);
-      const Status status = claw::pd_controller(V2::Zero(), V2::Zero(), state, lower, upper,
-                                                V2(10.0, 10.0), V2::Zero(), V2(kInf, kInf), dt, out);
+      const Status status =
+          claw::pd_controller(V2::Zero(), V2::Zero(), state, lower, upper, V2(10.0, 10.0),
+                              V2::Zero(), V2(kInf, kInf), dt, out);
       CHECK(status == expected(dt));
       CHECK((state != start) == advances);
       // The effort is computed whenever the call is accepted: kp (p* - q) from the (new) state.

@@ -81,9 +81,10 @@ inline bool pd_adapter_joint_or_hold(Scalar action, PdActionOrder order, Scalar&
 /// gym_jiminy's reference outputs: a negative step_dt is used as given (the PdAdapter block refuses
 /// it in its settings); |step_dt| < 1e-9 returns Ok touching nothing. NonFiniteInput (nothing
 /// touched) when step_dt, the action or the state holds NaN/Inf; InvalidParameter for a NaN or
-/// negative deadband; SizeMismatch unless state and bounds are 3xN and action, out (and a deadband)
-/// have N entries. NumericalOverflow when finite but huge inputs overflow a joint's output or
-/// state: that joint's out and state are held, the others are written.
+/// negative deadband; InvalidBounds for a NaN bound or a velocity / acceleration lower bound above
+/// its upper one (the rows the law reads); SizeMismatch unless state and bounds are 3xN and action,
+/// out (and a deadband) have N entries. NumericalOverflow when finite but huge inputs overflow a
+/// joint's output or state: that joint's out and state are held, the others are written.
 template <typename DAction, typename DState, typename DLower, typename DUpper, typename DDeadband,
           typename DOut>
 Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
@@ -107,6 +108,9 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
     for (Eigen::Index j = 0; j < n; ++j)
       if (!(deadband.coeff(j) >= Scalar(0))) return Status::InvalidParameter;
   if (!none_nan(lower) || !none_nan(upper)) return Status::InvalidBounds;
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (const int row : {kVelocity, kAcceleration})
+      if (lower.coeff(row, j) > upper.coeff(row, j)) return Status::InvalidBounds;
   Status status = Status::Ok;
   for (Eigen::Index j = 0; j < n; ++j)
     if (!detail::pd_adapter_joint_or_hold(

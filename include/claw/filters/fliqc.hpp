@@ -320,8 +320,9 @@ class FliqcFilter {
                     const DPinv* p_inv) noexcept {
     const Index n = n_;
     const Index m_in = psi.size();
-    if (qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 || p.rows() != m_in ||
-        p.cols() != n || (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
+    if (n == 0 || qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 ||
+        p.rows() != m_in || p.cols() != n ||
+        (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
       return refuse_cycle(Status::SizeMismatch);
     bool finite = all_finite(qdot_guide) && all_finite(jacobian.topRows(3)) && all_finite(psi) &&
                   all_finite(p) && all_finite(mass_);
