@@ -1026,6 +1026,23 @@ TEST_CASE("LCQP float: LcqpSolver<float, 12, 6, 6> matches the double answer", "
   }
 }
 
+TEMPLATE_TEST_CASE("LCQP: a pair with a zero L row (complementary everywhere) gives the QP's "
+                   "answer in float as in double",
+                   "[lcqp][float]", float, double) {
+  // min 1/2 |x|^2 - x0 - x1 with 0 >= 0 perp x1 >= 0: the pair holds for every x, so the answer
+  // is the QP's: x = (1, 1), objective -1 (the other branch, x1 = 0, gives -1/2).
+  claw::LcqpProblem<TestType> p(2, 0, 1);
+  p.Q.setIdentity();
+  p.g << TestType(-1), TestType(-1);
+  p.R(0, 1) = TestType(1);
+  claw::LcqpSolver<TestType> solver;
+  const auto& r = solver.solve(p);
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.x(0) == Approx(1.0).margin(1e-5));
+  CHECK(r.x(1) == Approx(1.0).margin(1e-5));
+  CHECK(r.objective == Approx(-1.0).margin(1e-5));
+}
+
 TEST_CASE("LCQP sizes: a bounded solver takes every size within its bounds, a dynamic one any",
           "[lcqp]") {
   // LcqpSolver<double, 10, 5, 4> solves LcqpProblem<double, 10, 5, 4>, whose storage cannot hold a

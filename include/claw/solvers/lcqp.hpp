@@ -1137,13 +1137,16 @@ class LcqpSolver {
            std::sqrt(std::sqrt(std::numeric_limits<Scalar>::epsilon())) * scale;
   }
 
-  /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
+  /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_. A zero row's norm is
+  /// floored at the smallest normal number of Scalar (a constant side: 0 stays 0, any other value
+  /// keeps its sign, as a huge or infinite value; never 0 / 0).
   void pair_values(const Problem& p, const VectorN& x) noexcept {
+    const Scalar floor = std::numeric_limits<Scalar>::min();
     for (Index i = 0; i < m_; ++i) {
       lx_.coeffRef(i) =
-          (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), Scalar(1e-300));
+          (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), floor);
       rx_.coeffRef(i) =
-          (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), Scalar(1e-300));
+          (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), floor);
     }
   }
 
