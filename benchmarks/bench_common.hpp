@@ -1,5 +1,6 @@
-// benchmarks/bench_common.hpp: what every claw benchmark shares: a deterministic uniform generator (qp_scenarios.hpp),
-// wall-time measurement of the harness loop, and the STREAM-triad memory-bandwidth probe (roofline).
+// benchmarks/bench_common.hpp: what every claw benchmark shares: a deterministic uniform generator
+// (qp_scenarios.hpp), wall-time measurement of the harness loop, and the STREAM-triad
+// memory-bandwidth probe (roofline).
 #pragma once
 
 #include <benchmark/benchmark.h>

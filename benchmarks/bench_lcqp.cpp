@@ -1,6 +1,6 @@
 // benchmarks/bench_lcqp.cpp: the LCQP solver and the FLIQC filter on the reference instances of
-// $CLAW_REFERENCE_DIR (default tests/data/reference): lcqp/fliqc_instances.json grouped by m (the LCQP
-// alone, problem already assembled, and the whole filter call: assembly + solve), and
+// $CLAW_REFERENCE_DIR (default tests/data/reference): lcqp/fliqc_instances.json grouped by m (the
+// LCQP alone, problem already assembled, and the whole filter call: assembly + solve), and
 // lcqp_general/instances.json (random nonconvex + MacMPEC with n <= 100, and IVOCP).
 //
 // Each solve is timed on its own (steady_clock); counters: median_us and p99_us over every solve of
@@ -54,7 +54,8 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(k, v.size() - 1)];
 }
 
-void set_counters(benchmark::State& state, const std::vector<double>& samples_us, std::size_t instances) {
+void set_counters(benchmark::State& state, const std::vector<double>& samples_us,
+                  std::size_t instances) {
   state.counters["median_us"] = percentile(samples_us, 0.5);
   state.counters["p99_us"] = percentile(samples_us, 0.99);
   state.counters["instances"] = static_cast<double>(instances);
@@ -76,9 +77,19 @@ void BM_Lcqp_fliqc(benchmark::State& state) {
   std::vector<claw::LcqpProblem<double, 23, 7, 16>> copies;
   for (const auto& p : problems) {
     bounded.resize(p.num_variables(), p.num_constraints(), p.num_pairs());
-    bounded.Q = p.Q; bounded.g = p.g; bounded.A = p.A; bounded.lbA = p.lbA; bounded.ubA = p.ubA;
-    bounded.lb = p.lb; bounded.ub = p.ub; bounded.L = p.L; bounded.R = p.R;
-    bounded.lbL = p.lbL; bounded.ubL = p.ubL; bounded.lbR = p.lbR; bounded.ubR = p.ubR;
+    bounded.Q = p.Q;
+    bounded.g = p.g;
+    bounded.A = p.A;
+    bounded.lbA = p.lbA;
+    bounded.ubA = p.ubA;
+    bounded.lb = p.lb;
+    bounded.ub = p.ub;
+    bounded.L = p.L;
+    bounded.R = p.R;
+    bounded.lbL = p.lbL;
+    bounded.ubL = p.ubL;
+    bounded.lbR = p.lbR;
+    bounded.ubR = p.ubR;
     copies.push_back(bounded);
   }
   std::vector<double> samples;
@@ -126,7 +137,8 @@ void BM_FliqcFilter_fliqc(benchmark::State& state) {
     raw.p.resize(static_cast<Eigen::Index>(m), 7);
     for (std::size_t i = 0; i < m; ++i) {
       raw.psi(static_cast<Eigen::Index>(i)) = r["psi"][i].get<double>();
-      for (int j = 0; j < 7; ++j) raw.p(static_cast<Eigen::Index>(i), j) = r["P"][i][j].get<double>();
+      for (int j = 0; j < 7; ++j)
+        raw.p(static_cast<Eigen::Index>(i), j) = r["P"][i][j].get<double>();
     }
     raws.push_back(raw);
   }
@@ -158,20 +170,23 @@ void general(benchmark::State& state, int which) {
   std::vector<claw_test::LcqpProblemXd> problems;
   for (const auto& inst : load("lcqp_general/instances.json")["instances"]) {
     const std::string family = inst["family"].get<std::string>();
-    const bool pick = which == 0 ? (family == "random_nonconvex" || family.rfind("macmpec", 0) == 0) &&
-                                       inst["n"].get<int>() <= 100
-                                 : family == "ivocp_lcqptest";
+    const bool pick = which == 0
+                          ? (family == "random_nonconvex" || family.rfind("macmpec", 0) == 0) &&
+                                inst["n"].get<int>() <= 100
+                          : family == "ivocp_lcqptest";
     if (pick) problems.push_back(problem_of(inst["lcqp"], true));
   }
   std::vector<claw::LcqpSolver<double>> solvers(problems.size());
-  for (std::size_t i = 0; i < problems.size(); ++i) solvers[i].solve(problems[i]);  // sizes the storage
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    solvers[i].solve(problems[i]);  // sizes the storage
   std::vector<std::vector<double>> per_instance(problems.size());
   for (auto _ : state) {
     for (std::size_t i = 0; i < problems.size(); ++i) {
       const auto t0 = Clock::now();
       const auto& r = solvers[i].solve(problems[i]);
       benchmark::DoNotOptimize(r.x.data());
-      per_instance[i].push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+      per_instance[i].push_back(
+          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
     }
   }
   std::vector<double> medians;
@@ -187,6 +202,12 @@ void BM_Lcqp_general_ivocp(benchmark::State& state) { general(state, 1); }
 }  // namespace
 
 BENCHMARK(BM_Lcqp_fliqc)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_FliqcFilter_fliqc)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FliqcFilter_fliqc)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(16)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Lcqp_general_random_macmpec_n100)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_Lcqp_general_ivocp)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(1);

@@ -58,8 +58,8 @@ constexpr Eigen::Index kJointsPerRobot = 12;
 constexpr Eigen::Index kBatchedJoints = kRobots * kJointsPerRobot;  // 49152
 
 using claw_bench::timed_loop;
-using claw_bench::TriadArrays;
 using claw_bench::triad_seconds_median;
+using claw_bench::TriadArrays;
 using claw_bench::Uniform;
 
 /// Everything one benchmark feeds a PdController<double, N> of n joints.

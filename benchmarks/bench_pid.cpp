@@ -1,5 +1,5 @@
-// benchmarks/bench_pid.cpp: Pid::update for 7 joints (fixed size) and 4096 x 12 joints (batched, with
-// the roofline probe), and StablePd with a full 7x7 inverse mass.
+// benchmarks/bench_pid.cpp: Pid::update for 7 joints (fixed size) and 4096 x 12 joints (batched,
+// with the roofline probe), and StablePd with a full 7x7 inverse mass.
 //
 // Scenario: Newton DrivePID-like settings (kp 100, ki 20, kd 5, derivative on the velocity error,
 // backward-Euler integral with an integral clamp of 0.1 pos s, effort limit +-50, h = 1 ms). The

@@ -1,5 +1,6 @@
-// benchmarks/bench_qp.cpp: QpSolver solve time on random strictly convex QPs: n = 7 with m = 1..16 general
-// inequality rows plus box bounds (fixed sizes), and n = 50, m = 100 (dynamic); cold and warm-started.
+// benchmarks/bench_qp.cpp: QpSolver solve time on random strictly convex QPs: n = 7 with m = 1..16
+// general inequality rows plus box bounds (fixed sizes), and n = 50, m = 100 (dynamic); cold and
+// warm-started.
 //
 // Scenarios (problem data drawn once, deterministic):
 //  - cold: a pool of 64 different problems, one per call; each call installs Q (Cholesky) and A and
@@ -22,8 +23,8 @@
 #include <vector>
 
 #include "bench_common.hpp"
-#include "qp_scenarios.hpp"
 #include "claw/solvers/qp.hpp"
+#include "qp_scenarios.hpp"
 
 namespace {
 
@@ -31,15 +32,15 @@ constexpr int kPool = 64;
 constexpr int kWarmProblems = claw_bench::WarmScenario::kWarmProblems;
 constexpr int kWarmSteps = claw_bench::WarmScenario::kWarmSteps;
 
-using claw_bench::Problem;
 using claw_bench::make_problem;
+using claw_bench::Problem;
 
 /// Per-solve timings: median and 99th percentile, the clock's own overhead subtracted.
 class SolveTimer {
  public:
   explicit SolveTimer(benchmark::State& state) {
-    samples_.reserve(static_cast<std::size_t>(std::min<benchmark::IterationCount>(
-        state.max_iterations, 1 << 22)));
+    samples_.reserve(static_cast<std::size_t>(
+        std::min<benchmark::IterationCount>(state.max_iterations, 1 << 22)));
     std::array<double, 101> overhead{};
     for (double& o : overhead) {
       const auto t0 = claw_bench::Clock::now();

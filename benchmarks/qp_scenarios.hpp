@@ -1,10 +1,10 @@
-// benchmarks/qp_scenarios.hpp: the deterministic QP problems of bench_qp (shared with the tests that
-// check the same solves' answers): the splitmix64 uniform generator and make_problem.
+// benchmarks/qp_scenarios.hpp: the deterministic QP problems of bench_qp (shared with the tests
+// that check the same solves' answers): the splitmix64 uniform generator and make_problem.
 #pragma once
 
 #include <Eigen/Core>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 

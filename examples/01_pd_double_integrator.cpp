@@ -1,5 +1,6 @@
-// examples/01_pd_double_integrator.cpp: claw's PdController regulating a unit-mass double integrator
-// x'' = tau to 0, checked against the critically damped continuous closed loop; writes a CSV.
+// examples/01_pd_double_integrator.cpp: claw's PdController regulating a unit-mass double
+// integrator x'' = tau to 0, checked against the critically damped continuous closed loop; writes a
+// CSV.
 //
 // Plant: one joint of mass 1, the effort held constant over each control period h, so the plant is
 // advanced exactly: x <- x + v h + tau h^2 / 2, v <- v + tau h.
@@ -24,12 +25,12 @@ namespace {
 using Controller = claw::PdController<double, 1>;
 using Vec1 = Controller::VectorType;
 
-constexpr double kOmega = 10.0;         // closed-loop natural frequency w [rad/s]
-constexpr double kPeriod = 1e-3;        // control period h [s]
-constexpr long kSteps = 1500;           // 1.5 s of control periods
-constexpr long kPrintEvery = 100;       // table row every 0.1 s
-constexpr double kX0 = 1.0;             // initial position [m]
-constexpr double kV0 = 0.0;             // initial velocity [m/s]
+constexpr double kOmega = 10.0;    // closed-loop natural frequency w [rad/s]
+constexpr double kPeriod = 1e-3;   // control period h [s]
+constexpr long kSteps = 1500;      // 1.5 s of control periods
+constexpr long kPrintEvery = 100;  // table row every 0.1 s
+constexpr double kX0 = 1.0;        // initial position [m]
+constexpr double kV0 = 0.0;        // initial velocity [m/s]
 
 // Position of the continuous critically damped loop at time t [s].
 double closed_form_position(double t) {
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
   Controller::Settings settings;
   settings.bounds.lower = claw::StateMatrix<double, 1>(-1e3, -1e3, -1e6);
   settings.bounds.upper = claw::StateMatrix<double, 1>(1e3, 1e3, 1e6);
-  settings.kp = Vec1::Constant(kOmega * kOmega);      // [N/m]
-  settings.kd = Vec1::Constant(2.0 / kOmega);         // time constant [s]
+  settings.kp = Vec1::Constant(kOmega * kOmega);  // [N/m]
+  settings.kd = Vec1::Constant(2.0 / kOmega);     // time constant [s]
   settings.effort_limit = Vec1::Constant(claw::infinity<double>());
   settings.control_dt = kPeriod;
   settings.mode = claw::ZohMode::JiminyCompatible;
@@ -73,10 +74,10 @@ int main(int argc, char** argv) {
   std::fprintf(csv, "t,x,v,tau,x_closed\n");
 
   std::printf("PD control of a unit-mass double integrator x'' = tau (claw::PdController)\n");
-  std::printf("w = %g rad/s, kp = %g N/m, kd = %g s (derivative gain %g N s/m), h = %g s\n",
-              kOmega, settings.kp(0), settings.kd(0), settings.kp(0) * settings.kd(0), kPeriod);
-  std::printf("x0 = %g m, v0 = %g m/s; closed form x(t) = (x0 + (v0 + w x0) t) exp(-w t)\n\n",
-              kX0, kV0);
+  std::printf("w = %g rad/s, kp = %g N/m, kd = %g s (derivative gain %g N s/m), h = %g s\n", kOmega,
+              settings.kp(0), settings.kd(0), settings.kp(0) * settings.kd(0), kPeriod);
+  std::printf("x0 = %g m, v0 = %g m/s; closed form x(t) = (x0 + (v0 + w x0) t) exp(-w t)\n\n", kX0,
+              kV0);
   std::printf("%6s %13s %13s %13s %13s %12s\n", "t [s]", "x [m]", "v [m/s]", "tau [N]",
               "x_closed [m]", "error [m]");
 

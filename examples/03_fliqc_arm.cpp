@@ -38,8 +38,8 @@ namespace {
 
 using namespace claw_examples;
 
-constexpr double kQdotMax = 2.0;              // [rad/s] bound on every joint velocity
-constexpr double kPrintEvery = 0.4;           // table row every 0.4 s
+constexpr double kQdotMax = 2.0;     // [rad/s] bound on every joint velocity
+constexpr double kPrintEvery = 0.4;  // table row every 0.4 s
 
 using Filter = claw::FliqcFilter<double, kJoints, 16>;
 
@@ -84,15 +84,16 @@ int main(int argc, char** argv) {
   }
 
   std::printf("FLIQC joint-velocity safety filter on a 7-DOF arm (Panda kinematics)\n");
-  std::printf("goal (%.3f, %.3f, %.3f) m; sphere at (%.3f, %.3f, %.3f) m, radius %.3f m; "
-              "%d control points on links 3..7\n",
-              cfg.goal.x(), cfg.goal.y(), cfg.goal.z(), cfg.obstacle.centre.x(),
-              cfg.obstacle.centre.y(), cfg.obstacle.centre.z(), cfg.obstacle.radius,
-              kControlPoints);
-  std::printf("guide: kp = %g 1/s, <= %g m/s, damping %g m; step %g s, %ld cycles; "
-              "filter: dt %g s, eps %g m, active below %g m, |qdot| <= %g rad/s\n\n",
-              cfg.gains.kp, cfg.gains.max_speed, cfg.gains.damping, cfg.dt, cfg.cycles,
-              settings.dt, settings.eps, settings.active_threshold, kQdotMax);
+  std::printf(
+      "goal (%.3f, %.3f, %.3f) m; sphere at (%.3f, %.3f, %.3f) m, radius %.3f m; "
+      "%d control points on links 3..7\n",
+      cfg.goal.x(), cfg.goal.y(), cfg.goal.z(), cfg.obstacle.centre.x(), cfg.obstacle.centre.y(),
+      cfg.obstacle.centre.z(), cfg.obstacle.radius, kControlPoints);
+  std::printf(
+      "guide: kp = %g 1/s, <= %g m/s, damping %g m; step %g s, %ld cycles; "
+      "filter: dt %g s, eps %g m, active below %g m, |qdot| <= %g rad/s\n\n",
+      cfg.gains.kp, cfg.gains.max_speed, cfg.gains.damping, cfg.dt, cfg.cycles, settings.dt,
+      settings.eps, settings.active_threshold, kQdotMax);
 
   // Run 1: the guide alone.
   const ScenarioLog unfiltered = run_scenario(cfg, IdentityFilter{});
@@ -122,8 +123,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "03_fliqc_arm: cannot open %s for writing\n", csv_path);
     return EXIT_FAILURE;
   }
-  std::fprintf(csv, "t,eps,psi_min_guide,psi_min_fliqc,ee_error_guide,ee_error_fliqc,"
-                    "fliqc_time_us,fliqc_active,fliqc_ok\n");
+  std::fprintf(csv,
+               "t,eps,psi_min_guide,psi_min_fliqc,ee_error_guide,ee_error_fliqc,"
+               "fliqc_time_us,fliqc_active,fliqc_ok\n");
   std::printf("%6s %15s %15s %13s %13s %7s\n", "t [s]", "min psi guide", "min psi FLIQC",
               "ee err guide", "ee err FLIQC", "active");
   const auto print_stride = static_cast<std::size_t>(std::lround(kPrintEvery / cfg.dt));
@@ -155,7 +157,8 @@ int main(int argc, char** argv) {
 
   bool success = true;
   if (filtered.overall_min_distance() < kClearance - 1e-9) {
-    std::fprintf(stderr, "03_fliqc_arm: the filtered run went below the clearance: min psi %.9f m\n",
+    std::fprintf(stderr,
+                 "03_fliqc_arm: the filtered run went below the clearance: min psi %.9f m\n",
                  filtered.overall_min_distance());
     success = false;
   }

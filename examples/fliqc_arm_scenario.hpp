@@ -96,8 +96,8 @@ struct PandaPose {
 inline void forward_kinematics(const JointVector& q, PandaPose& pose) {
   pose.link[0] = Frame{};
   for (std::size_t k = 0; k < 7; ++k)
-    pose.link[k + 1] =
-        pose.link[k].then_dh(kPandaA[k], kPandaD[k], kPandaAlpha[k], q(static_cast<Eigen::Index>(k)));
+    pose.link[k + 1] = pose.link[k].then_dh(kPandaA[k], kPandaD[k], kPandaAlpha[k],
+                                            q(static_cast<Eigen::Index>(k)));
   pose.flange = pose.link[7].then_dh(0.0, kFlangeOffset, 0.0, 0.0);
   pose.end_effector = pose.flange.then_dh(0.0, kHandOffset, 0.0, kHandYaw);
 }
@@ -161,16 +161,16 @@ using DistanceProjector = Eigen::Matrix<double, kControlPoints, kJoints>;
 /// Points along the Panda's links 3..7 (capsule radii from its collision model, rounded up).
 inline ControlPoints panda_control_points() {
   return {{
-      {3, Vector3(0.0, 0.0, -0.16), 0.07},    // upper arm, middle
-      {3, Vector3(0.0, 0.0, 0.0), 0.07},      // upper arm, elbow end
-      {4, Vector3(0.0, 0.0, 0.0), 0.07},      // elbow (joint 4)
-      {5, Vector3(0.0, 0.0, -0.28), 0.065},   // forearm, elbow end
-      {5, Vector3(0.0, 0.0, -0.17), 0.06},    // forearm, middle
-      {5, Vector3(0.0, 0.0, -0.06), 0.06},    // forearm, wrist end
-      {6, Vector3(0.0, 0.0, 0.0), 0.065},     // wrist (joints 5 and 6)
-      {6, Vector3(0.088, 0.0, 0.0), 0.06},    // wrist, joint 7 housing
-      {7, Vector3(0.0, 0.0, kFlangeOffset), 0.06},          // flange
-      {7, Vector3(0.0, 0.0, kFlangeOffset + 0.06), 0.07},   // hand body
+      {3, Vector3(0.0, 0.0, -0.16), 0.07},                 // upper arm, middle
+      {3, Vector3(0.0, 0.0, 0.0), 0.07},                   // upper arm, elbow end
+      {4, Vector3(0.0, 0.0, 0.0), 0.07},                   // elbow (joint 4)
+      {5, Vector3(0.0, 0.0, -0.28), 0.065},                // forearm, elbow end
+      {5, Vector3(0.0, 0.0, -0.17), 0.06},                 // forearm, middle
+      {5, Vector3(0.0, 0.0, -0.06), 0.06},                 // forearm, wrist end
+      {6, Vector3(0.0, 0.0, 0.0), 0.065},                  // wrist (joints 5 and 6)
+      {6, Vector3(0.088, 0.0, 0.0), 0.06},                 // wrist, joint 7 housing
+      {7, Vector3(0.0, 0.0, kFlangeOffset), 0.06},         // flange
+      {7, Vector3(0.0, 0.0, kFlangeOffset + 0.06), 0.07},  // hand body
   }};
 }
 
@@ -210,8 +210,7 @@ inline JointVector guide_velocity(const PandaPose& pose, const Jacobian& jac, co
   const double speed = v.norm();
   if (speed > gains.max_speed) v *= gains.max_speed / speed;
   const PositionJacobian jp = jac.topRows<3>();
-  const Matrix3 damped =
-      jp * jp.transpose() + gains.damping * gains.damping * Matrix3::Identity();
+  const Matrix3 damped = jp * jp.transpose() + gains.damping * gains.damping * Matrix3::Identity();
   return jp.transpose() * damped.ldlt().solve(v);
 }
 
@@ -249,15 +248,15 @@ struct FilterStep {
   JointVector qdot = JointVector::Zero();  ///< the command to apply
   bool ok = true;                          ///< false: the filter's status was not Ok
   double time_us = std::numeric_limits<double>::quiet_NaN();  ///< filter call time, if measured
-  int active_count = -1;                   ///< distances that entered the problem, if reported
+  int active_count = -1;  ///< distances that entered the problem, if reported
 };
 
 /// Per-cycle log of a run; index k is the state at t = k dt, before cycle k's command. The final
 /// state (after the last cycle) is in the final_* members.
 struct ScenarioLog {
-  std::vector<double> time;          ///< [s]
-  std::vector<double> min_distance;  ///< min_i psi_i [m]
-  std::vector<double> ee_error;      ///< |x_goal - x| [m]
+  std::vector<double> time;            ///< [s]
+  std::vector<double> min_distance;    ///< min_i psi_i [m]
+  std::vector<double> ee_error;        ///< |x_goal - x| [m]
   std::vector<double> filter_time_us;  ///< NaN when the filter did not report one
   std::vector<int> active_count;       ///< -1 when not reported
   std::vector<bool> ok;                ///< the filter's verdict (always true for a bare qdot)

@@ -31,8 +31,8 @@ double* array_data(PyObject* obj, const char* function, const char* name, int nd
     return nullptr;
   }
   if (PyArray_NDIM(a) != ndim) {
-    PyErr_Format(PyExc_ValueError, "%s: %s must have %d dimension(s), not %d", function, name,
-                 ndim, PyArray_NDIM(a));
+    PyErr_Format(PyExc_ValueError, "%s: %s must have %d dimension(s), not %d", function, name, ndim,
+                 PyArray_NDIM(a));
     return nullptr;
   }
   if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
@@ -51,8 +51,8 @@ double* array_data(PyObject* obj, const char* function, const char* name, int nd
     PyObject* c = extent(cols, "N");
     if (r && c) {
       if (ndim == 2)
-        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%U, %U), not (%zd, %zd)",
-                     function, name, r, c, dims[0], dims[1]);
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%U, %U), not (%zd, %zd)", function,
+                     name, r, c, dims[0], dims[1]);
       else
         PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%U,), not (%zd,)", function, name,
                      r, dims[0]);

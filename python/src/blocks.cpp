@@ -31,8 +31,7 @@ const Field<ControllerSettings> kControllerFields[] = {
     CLAW_PYTHON_VALUE(ControllerSettings, mode)};
 
 const Field<AdapterSettings> kAdapterFields[] = {
-    CLAW_PYTHON_VALUE(AdapterSettings, order),
-    CLAW_PYTHON_VALUE(AdapterSettings, instantaneous),
+    CLAW_PYTHON_VALUE(AdapterSettings, order), CLAW_PYTHON_VALUE(AdapterSettings, instantaneous),
     CLAW_PYTHON_VALUE(AdapterSettings, step_dt),
     Field<AdapterSettings>{"velocity_deadband",
                            [](AdapterSettings& s, py::handle v, Eigen::Index n, const char* w) {
@@ -116,7 +115,8 @@ void bind_blocks(py::module_& m) {
                               vector_out(out, w, "out", n));
           },
           py::arg("q"), py::arg("v"), py::arg("out"),
-          "Bumpless start: p*, v* <- q, v clipped into the bounds, a* <- 0; out gets the PD effort.")
+          "Bumpless start: p*, v* <- q, v clipped into the bounds, a* <- 0; out gets the PD "
+          "effort.")
       .def(
           "set_command_state",
           [](Controller& self, py::handle state) {
@@ -193,7 +193,8 @@ void bind_blocks(py::module_& m) {
         claw::StateBounds<double, Eigen::Dynamic> bounds;
         const claw::Status status = claw::derive_pd_command_bounds(
             motors, vector_in(kp, w, "kp", n), vector_in(kd, w, "kd", n), step_dt, options, bounds);
-        if (status != claw::Status::Ok) return py::make_tuple(status, py::none(), py::none(), py::none());
+        if (status != claw::Status::Ok)
+          return py::make_tuple(status, py::none(), py::none(), py::none());
         return py::make_tuple(status, to_numpy(bounds.lower), to_numpy(bounds.upper),
                               to_numpy(claw::initial_command_state(bounds)));
       },

@@ -16,17 +16,17 @@ namespace py = pybind11;
 
 /// Every claw::Status, its Python name and meaning: the enum claw.Status is built from this table
 /// alone (status.cpp), so a renamed or added status is one line here.
-#define CLAW_PYTHON_STATUSES(X)                                                                  \
-  X(Ok, "Done; outputs written.")                                                                \
-  X(NegativeTimeStep, "dt < 0 (or not usable as a time step); nothing touched.")               \
-  X(NonFiniteInput, "An input holds NaN or Inf; nothing touched, last output held.")           \
-  X(InvalidBounds, "Bounds are NaN, lower > upper, or unusable for the chosen mode.")          \
-  X(InvalidParameter, "A gain, limit or setting is out of its domain; old values kept.")       \
-  X(SizeMismatch, "Vectors of different lengths where equal lengths are required.")            \
-  X(NumericalOverflow, "Finite inputs overflowed to a non-finite result; that output held.")   \
-  X(Infeasible, "The problem has no solution (solvers, filters).")                             \
-  X(MaxIterations, "The iteration cap was reached before convergence (solvers).")              \
-  X(InvalidProblem, "The problem data is inconsistent (solvers).")                             \
+#define CLAW_PYTHON_STATUSES(X)                                                              \
+  X(Ok, "Done; outputs written.")                                                            \
+  X(NegativeTimeStep, "dt < 0 (or not usable as a time step); nothing touched.")             \
+  X(NonFiniteInput, "An input holds NaN or Inf; nothing touched, last output held.")         \
+  X(InvalidBounds, "Bounds are NaN, lower > upper, or unusable for the chosen mode.")        \
+  X(InvalidParameter, "A gain, limit or setting is out of its domain; old values kept.")     \
+  X(SizeMismatch, "Vectors of different lengths where equal lengths are required.")          \
+  X(NumericalOverflow, "Finite inputs overflowed to a non-finite result; that output held.") \
+  X(Infeasible, "The problem has no solution (solvers, filters).")                           \
+  X(MaxIterations, "The iteration cap was reached before convergence (solvers).")            \
+  X(InvalidProblem, "The problem data is inconsistent (solvers).")                           \
   X(IllConditioned, "Undecidable in this precision: the data's conditioning hides the answer.")
 
 /// Binds claw.Status (status.cpp) and caches one Python object per value.

@@ -147,8 +147,7 @@ constexpr Signature kZoh{"integrate_zoh", kZohNames, 4, 4};
 /// integrate_zoh through the vectorised step (jiminy_fast.hpp) when `fast`, else through
 /// claw::integrate_zoh itself (the hidden _integrate_zoh_reference, for the tests).
 template <bool fast>
-PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs,
-                           PyObject* kwnames) {
+PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* a[4];
   if (!collect_arguments(kZoh, args, nargs, kwnames, a)) return nullptr;
   std::ptrdiff_t shape[2];
@@ -180,17 +179,15 @@ PyObject* py_integrate_zoh(PyObject*, PyObject* const* args, Py_ssize_t nargs,
 
 // ---- pd_controller ---------------------------------------------------------------------------
 
-const char* const kPdNames[] = {"q_measured",  "v_measured",          "command_state",
-                                "command_state_lower", "command_state_upper", "kp",
-                                "kd",          "motors_effort_limit", "control_dt",
-                                "out"};
+const char* const kPdNames[] = {
+    "q_measured", "v_measured", "command_state",       "command_state_lower", "command_state_upper",
+    "kp",         "kd",         "motors_effort_limit", "control_dt",          "out"};
 constexpr Signature kPd{"pd_controller", kPdNames, 10, 10};
 
 /// pd_controller through claw's vectorised kernel (jiminy_fast.hpp) when `fast`, else through
 /// claw::pd_controller itself (the hidden _pd_controller_reference, for the tests).
 template <bool fast>
-PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs,
-                           PyObject* kwnames) {
+PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* a[10];
   if (!collect_arguments(kPd, args, nargs, kwnames, a)) return nullptr;
   const char* f = kPd.function;
@@ -220,8 +217,8 @@ PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   if (fast && !reserve(scratch, n)) return PyErr_NoMemory();
   const claw::Status status = run(n, [&] {
     claw::Status s;
-    if (fast && pd_controller_contiguous(n, q, v, state, lower, upper, kp, kd, limit, dt, out,
-                                         scratch, s))
+    if (fast &&
+        pd_controller_contiguous(n, q, v, state, lower, upper, kp, kd, limit, dt, out, scratch, s))
       return s;
     return claw::pd_controller(ConstVectorMap(q, n), ConstVectorMap(v, n), StateMap(state, 3, n),
                                ConstStateMap(lower, 3, n), ConstStateMap(upper, 3, n),
@@ -242,15 +239,9 @@ PyObject* py_pd_controller(PyObject*, PyObject* const* args, Py_ssize_t nargs,
 
 // ---- pd_adapter ------------------------------------------------------------------------------
 
-const char* const kAdapterNames[] = {"action",
-                                     "order",
-                                     "command_state",
-                                     "command_state_lower",
-                                     "command_state_upper",
-                                     "dt",
-                                     "out",
-                                     "is_instantaneous",
-                                     "motors_velocity_deadband"};
+const char* const kAdapterNames[] = {
+    "action", "order", "command_state",    "command_state_lower",     "command_state_upper",
+    "dt",     "out",   "is_instantaneous", "motors_velocity_deadband"};
 constexpr Signature kAdapter{"pd_adapter", kAdapterNames, 9, 7};
 
 PyObject* py_pd_adapter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -290,7 +281,8 @@ PyObject* py_pd_adapter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
     if (!deadband) return nullptr;
     n_deadband = n;
   }
-  const auto action_order = order == 0 ? claw::PdActionOrder::Position : claw::PdActionOrder::Velocity;
+  const auto action_order =
+      order == 0 ? claw::PdActionOrder::Position : claw::PdActionOrder::Velocity;
   const claw::Status status = run(n, [&] {
     return claw::pd_adapter(ConstVectorMap(action, n), action_order, StateMap(state, 3, n),
                             ConstStateMap(lower, 3, n), ConstStateMap(upper, 3, n), instantaneous,
@@ -311,23 +303,29 @@ PyMethodDef kMethods[] = {
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh<false>)),
      METH_FASTCALL | METH_KEYWORDS,
      "integrate_zoh computed by claw::integrate_zoh itself (tests compare it with integrate_zoh)."},
-    {"integrate_zoh", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh<true>)),
+    {"integrate_zoh",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_integrate_zoh<true>)),
      METH_FASTCALL | METH_KEYWORDS,
      "integrate_zoh(state, state_min, state_max, dt)\n--\n\n"
-     "gym_jiminy's integrate_zoh: one zero-order-hold step of dt [s] of the command state in place.\n\n"
-     "state: (3, N) float64, rows position [rad or m], velocity [/s], acceleration [/s^2], updated\n"
+     "gym_jiminy's integrate_zoh: one zero-order-hold step of dt [s] of the command state in "
+     "place.\n\n"
+     "state: (3, N) float64, rows position [rad or m], velocity [/s], acceleration [/s^2], "
+     "updated\n"
      "in place; state_min, state_max: (3, N) bounds (+-inf: unbounded). Per joint: clip a, then\n"
-     "v+ = clip(v + a dt), braking horizon and position clips, a <- (v+ - v) / dt, p+ = p + dt v+,\n"
+     "v+ = clip(v + a dt), braking horizon and position clips, a <- (v+ - v) / dt, p+ = p + dt "
+     "v+,\n"
      "bit for bit gym_jiminy 1.8.12 (without fast-math). |dt| < 1e-9: nothing touched.\n"
      "Returns claw.Status: Ok; NegativeTimeStep (dt < 0, where gym_jiminy asserts); InvalidBounds\n"
      "(amax = 0 where gym_jiminy divides by zero); NumericalOverflow (those joints held).\n"
-     "Raises TypeError/ValueError for a wrong dtype, layout or shape, and ValueError for NaN in an\n"
+     "Raises TypeError/ValueError for a wrong dtype, layout or shape, and ValueError for NaN in "
+     "an\n"
      "argument (or Inf in state or dt); nothing is written then."},
     {"_pd_controller_reference",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_pd_controller<false>)),
      METH_FASTCALL | METH_KEYWORDS,
      "pd_controller computed by claw::pd_controller itself (tests compare it with pd_controller)."},
-    {"pd_controller", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_pd_controller<true>)),
+    {"pd_controller",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_pd_controller<true>)),
      METH_FASTCALL | METH_KEYWORDS,
      "pd_controller(q_measured, v_measured, command_state, command_state_lower, "
      "command_state_upper, kp, kd, motors_effort_limit, control_dt, out)\n--\n\n"

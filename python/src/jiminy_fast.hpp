@@ -18,8 +18,8 @@ namespace claw_python {
 /// overwrites), and 1 / fl(amax dt) per joint (detail::jiminy_fast_inverse) with the amax row and
 /// dt it was computed from, so that a call with the same bounds and period reuses it (compared
 /// bit for bit). The caller sizes target, inverse and a_max to n joints. Eigen's storage is aligned
-/// for the widest vector unit (malloc's large blocks are 16 bytes off a page, and the kernel's loads
-/// then straddle cache lines: measured 1.5-2x slower for 49152 joints).
+/// for the widest vector unit (malloc's large blocks are 16 bytes off a page, and the kernel's
+/// loads then straddle cache lines: measured 1.5-2x slower for 49152 joints).
 struct PdScratch {
   Eigen::VectorXd target, inverse, a_max;
   std::ptrdiff_t cached_joints = -1;
@@ -35,7 +35,8 @@ inline const double* prepare_inverse(std::ptrdiff_t n, const double* a_max, doub
   if (scratch.cached_joints == n && std::memcmp(&scratch.cached_dt, &dt, sizeof dt) == 0 &&
       std::memcmp(scratch.a_max.data(), a_max, bytes) == 0)
     return inverse;
-  for (std::ptrdiff_t j = 0; j < n; ++j) inverse[j] = claw::detail::jiminy_fast_inverse(a_max[j], dt);
+  for (std::ptrdiff_t j = 0; j < n; ++j)
+    inverse[j] = claw::detail::jiminy_fast_inverse(a_max[j], dt);
   std::memcpy(scratch.a_max.data(), a_max, bytes);
   scratch.cached_dt = dt;
   scratch.cached_joints = n;
@@ -49,7 +50,8 @@ inline const double* prepare_inverse(std::ptrdiff_t n, const double* a_max, doub
 inline bool horizon_counts_finite(std::ptrdiff_t n, const double* w, const double* a_max,
                                   const double* inverse, double dt) noexcept {
   std::int64_t unsure = 0;
-  for (std::ptrdiff_t j = 0; j < n; ++j) unsure += (std::fabs(w[j]) * inverse[j] <= 0x1p1000) ? 0 : 1;
+  for (std::ptrdiff_t j = 0; j < n; ++j)
+    unsure += (std::fabs(w[j]) * inverse[j] <= 0x1p1000) ? 0 : 1;
   if (unsure == 0) return true;
   for (std::ptrdiff_t j = 0; j < n; ++j)
     if (!(std::fabs(w[j]) * inverse[j] <= 0x1p1000) &&
@@ -97,8 +99,13 @@ inline claw::Status pd_controller_contiguous_status(std::ptrdiff_t n, const doub
                                                     PdScratch& scratch) noexcept {
   using claw::Status;
   using claw::detail::spans_overlap;
-  for (const auto& [input, size] : {std::pair<const double*, std::ptrdiff_t>{q, n}, {v, n},
-                                    {lower, 3 * n}, {upper, 3 * n}, {kp, n}, {kd, n}, {limit, n}})
+  for (const auto& [input, size] : {std::pair<const double*, std::ptrdiff_t>{q, n},
+                                    {v, n},
+                                    {lower, 3 * n},
+                                    {upper, 3 * n},
+                                    {kp, n},
+                                    {kd, n},
+                                    {limit, n}})
     if (spans_overlap(state, 3 * n, input, size) || spans_overlap(out, n, input, size))
       return kDelegate;
   if (spans_overlap(state, 3 * n, out, n)) return kDelegate;
@@ -144,9 +151,9 @@ inline void zoh_chunk(std::ptrdiff_t m, double dt, const double* __restrict p_mi
         claw::detail::JointStateBounds<double>{p_min[i], v_min[i], a_min[i], p_max[i], v_max[i],
                                                a_max[i]},
         dt, inverse[i], p1, w1, a1);
-    const bool done = (static_cast<int>(certain) & static_cast<int>(std::fabs(p1) <= kMax) &
-                       static_cast<int>(std::fabs(w1) <= kMax) &
-                       static_cast<int>(std::fabs(a1) <= kMax)) != 0;
+    const bool done =
+        (static_cast<int>(certain) & static_cast<int>(std::fabs(p1) <= kMax) &
+         static_cast<int>(std::fabs(w1) <= kMax) & static_cast<int>(std::fabs(a1) <= kMax)) != 0;
     p[i] = p1;
     w[i] = w1;
     a[i] = a1;
@@ -182,8 +189,8 @@ inline claw::Status integrate_zoh_contiguous(std::ptrdiff_t n, double* state, co
   for (std::ptrdiff_t base = 0; base < n; base += kChunk) {
     const std::ptrdiff_t m = (n - base < kChunk) ? n - base : kChunk;
     zoh_chunk(m, dt, lower + base, lower + n + base, lower + 2 * n + base, upper + base,
-              upper + n + base, upper + 2 * n + base, inverse + base, p + base, w + base,
-              a + base, &saved);
+              upper + n + base, upper + 2 * n + base, inverse + base, p + base, w + base, a + base,
+              &saved);
     if (!claw::detail::any_flag_set(saved.flag, m)) continue;
     for (std::ptrdiff_t i = 0; i < m; ++i) {
       if (saved.flag[i] == 0.0) continue;
@@ -194,15 +201,15 @@ inline claw::Status integrate_zoh_contiguous(std::ptrdiff_t n, double* state, co
       const auto b = claw::detail::joint_bounds(
           Eigen::Map<const claw::StateMatrix<double, Eigen::Dynamic>>(lower, 3, n),
           Eigen::Map<const claw::StateMatrix<double, Eigen::Dynamic>>(upper, 3, n), j);
-      if (!claw::detail::zoh_joint_or_hold(p[j], w[j], a[j], [&](double& pj, double& wj, double& aj) {
-            claw::detail::zoh_joint_jiminy(pj, wj, aj, b, dt);
-          }))
+      if (!claw::detail::zoh_joint_or_hold(p[j], w[j], a[j],
+                                           [&](double& pj, double& wj, double& aj) {
+                                             claw::detail::zoh_joint_jiminy(pj, wj, aj, b, dt);
+                                           }))
         overflow = true;
     }
   }
   return overflow ? Status::NumericalOverflow : Status::Ok;
 }
-
 
 /// claw::pd_controller(q, v, state, lower, upper, kp, kd, limit, dt, out) for row-major 3 x n
 /// state and bounds and unit-stride vectors. Returns false, touching nothing, where the caller

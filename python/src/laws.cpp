@@ -27,33 +27,35 @@ void set_symmetric_limit(S& s, py::handle v, Eigen::Index n, const char* where) 
   s.limits.lower = -limit;
   s.limits.upper = limit;
 }
-#define CLAW_PYTHON_LIMIT_FIELDS(S)                                                           \
-  Field<S>{"effort_limit", &set_symmetric_limit<S>},                                          \
-      Field<S>{"effort_lower",                                                                \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                        \
-                 s.limits.lower = vector_or_scalar(v, w, "effort_lower", n);                  \
-                 s.limits.kind = claw::EffortLimitKind::Bounds;                               \
-               }},                                                                            \
-      Field<S>{"effort_upper",                                                                \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                        \
-                 s.limits.upper = vector_or_scalar(v, w, "effort_upper", n);                  \
-                 s.limits.kind = claw::EffortLimitKind::Bounds;                               \
-               }},                                                                            \
-      Field<S>{"effort_limit_kind",                                                           \
-               [](S& s, py::handle v, Eigen::Index, const char* w) {                          \
+#define CLAW_PYTHON_LIMIT_FIELDS(S)                                                              \
+  Field<S>{"effort_limit", &set_symmetric_limit<S>},                                             \
+      Field<S>{"effort_lower",                                                                   \
+               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
+                 s.limits.lower = vector_or_scalar(v, w, "effort_lower", n);                     \
+                 s.limits.kind = claw::EffortLimitKind::Bounds;                                  \
+               }},                                                                               \
+      Field<S>{"effort_upper",                                                                   \
+               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
+                 s.limits.upper = vector_or_scalar(v, w, "effort_upper", n);                     \
+                 s.limits.kind = claw::EffortLimitKind::Bounds;                                  \
+               }},                                                                               \
+      Field<S>{"effort_limit_kind",                                                              \
+               [](S& s, py::handle v, Eigen::Index, const char* w) {                             \
                  s.limits.kind = cast_setting<claw::EffortLimitKind>(v, w, "effort_limit_kind"); \
-               }},                                                                            \
-      Field<S>{"stall_effort",                                                                \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                        \
-                 s.limits.stall_effort = vector_or_scalar(v, w, "stall_effort", n);           \
-               }},                                                                            \
-      Field<S>{"peak_effort",                                                                 \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                        \
-                 s.limits.peak_effort = vector_or_scalar(v, w, "peak_effort", n);             \
-               }},                                                                            \
-      Field<S>{"no_load_speed", [](S& s, py::handle v, Eigen::Index n, const char* w) {       \
-                 s.limits.no_load_speed = vector_or_scalar(v, w, "no_load_speed", n);         \
-               }}
+               }},                                                                               \
+      Field<S>{"stall_effort",                                                                   \
+               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
+                 s.limits.stall_effort = vector_or_scalar(v, w, "stall_effort", n);              \
+               }},                                                                               \
+      Field<S>{"peak_effort",                                                                    \
+               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
+                 s.limits.peak_effort = vector_or_scalar(v, w, "peak_effort", n);                \
+               }},                                                                               \
+      Field<S> {                                                                                 \
+    "no_load_speed", [](S& s, py::handle v, Eigen::Index n, const char* w) {                     \
+      s.limits.no_load_speed = vector_or_scalar(v, w, "no_load_speed", n);                       \
+    }                                                                                            \
+  }
 
 const Field<PidSettings> kPidFields[] = {
     CLAW_PYTHON_VECTOR(PidSettings, kp),
@@ -107,10 +109,10 @@ Preset preset_from(const py::kwargs& kwargs, const char* where, const Field<Pres
 
 using MujocoPlugin = claw::presets::MujocoPluginPid<double>;
 const Field<MujocoPlugin> kMujocoPluginFields[] = {
-    CLAW_PYTHON_VALUE(MujocoPlugin, kp),       CLAW_PYTHON_VALUE(MujocoPlugin, ki),
-    CLAW_PYTHON_VALUE(MujocoPlugin, kd),       CLAW_PYTHON_VALUE(MujocoPlugin, imax),
-    CLAW_PYTHON_VALUE(MujocoPlugin, slewmax),  CLAW_PYTHON_VALUE(MujocoPlugin, ctrl_min),
-    CLAW_PYTHON_VALUE(MujocoPlugin, ctrl_max), CLAW_PYTHON_VALUE(MujocoPlugin, force_min),
+    CLAW_PYTHON_VALUE(MujocoPlugin, kp),        CLAW_PYTHON_VALUE(MujocoPlugin, ki),
+    CLAW_PYTHON_VALUE(MujocoPlugin, kd),        CLAW_PYTHON_VALUE(MujocoPlugin, imax),
+    CLAW_PYTHON_VALUE(MujocoPlugin, slewmax),   CLAW_PYTHON_VALUE(MujocoPlugin, ctrl_min),
+    CLAW_PYTHON_VALUE(MujocoPlugin, ctrl_max),  CLAW_PYTHON_VALUE(MujocoPlugin, force_min),
     CLAW_PYTHON_VALUE(MujocoPlugin, force_max), CLAW_PYTHON_VALUE(MujocoPlugin, timestep)};
 using MujocoNative = claw::presets::MujocoNativePid<double>;
 const Field<MujocoNative> kMujocoNativeFields[] = {
@@ -124,21 +126,25 @@ const Field<MujocoNative> kMujocoNativeFields[] = {
     CLAW_PYTHON_VALUE(MujocoNative, timestep)};
 using Newton = claw::presets::NewtonDrivePid<double>;
 const Field<Newton> kNewtonFields[] = {
-    CLAW_PYTHON_VALUE(Newton, kp), CLAW_PYTHON_VALUE(Newton, ki),
-    CLAW_PYTHON_VALUE(Newton, kd), CLAW_PYTHON_VALUE(Newton, integral_max),
+    CLAW_PYTHON_VALUE(Newton, kp),           CLAW_PYTHON_VALUE(Newton, ki),
+    CLAW_PYTHON_VALUE(Newton, kd),           CLAW_PYTHON_VALUE(Newton, integral_max),
     CLAW_PYTHON_VALUE(Newton, effort_limit), CLAW_PYTHON_VALUE(Newton, dt)};
 using Toolbox = claw::presets::ControlToolboxPid<double>;
-const Field<Toolbox> kToolboxFields[] = {
-    CLAW_PYTHON_VALUE(Toolbox, p),     CLAW_PYTHON_VALUE(Toolbox, i),
-    CLAW_PYTHON_VALUE(Toolbox, d),     CLAW_PYTHON_VALUE(Toolbox, i_min),
-    CLAW_PYTHON_VALUE(Toolbox, i_max), CLAW_PYTHON_VALUE(Toolbox, u_min),
-    CLAW_PYTHON_VALUE(Toolbox, u_max), CLAW_PYTHON_VALUE(Toolbox, strategy),
-    CLAW_PYTHON_VALUE(Toolbox, tracking_time), CLAW_PYTHON_VALUE(Toolbox, dt)};
+const Field<Toolbox> kToolboxFields[] = {CLAW_PYTHON_VALUE(Toolbox, p),
+                                         CLAW_PYTHON_VALUE(Toolbox, i),
+                                         CLAW_PYTHON_VALUE(Toolbox, d),
+                                         CLAW_PYTHON_VALUE(Toolbox, i_min),
+                                         CLAW_PYTHON_VALUE(Toolbox, i_max),
+                                         CLAW_PYTHON_VALUE(Toolbox, u_min),
+                                         CLAW_PYTHON_VALUE(Toolbox, u_max),
+                                         CLAW_PYTHON_VALUE(Toolbox, strategy),
+                                         CLAW_PYTHON_VALUE(Toolbox, tracking_time),
+                                         CLAW_PYTHON_VALUE(Toolbox, dt)};
 using Arduino = claw::presets::ArduinoPid<double>;
 const Field<Arduino> kArduinoFields[] = {
-    CLAW_PYTHON_VALUE(Arduino, kp),      CLAW_PYTHON_VALUE(Arduino, ki),
-    CLAW_PYTHON_VALUE(Arduino, kd),      CLAW_PYTHON_VALUE(Arduino, out_min),
-    CLAW_PYTHON_VALUE(Arduino, out_max), CLAW_PYTHON_VALUE(Arduino, proportional_on_measurement),
+    CLAW_PYTHON_VALUE(Arduino, kp),         CLAW_PYTHON_VALUE(Arduino, ki),
+    CLAW_PYTHON_VALUE(Arduino, kd),         CLAW_PYTHON_VALUE(Arduino, out_min),
+    CLAW_PYTHON_VALUE(Arduino, out_max),    CLAW_PYTHON_VALUE(Arduino, proportional_on_measurement),
     CLAW_PYTHON_VALUE(Arduino, sample_time)};
 
 using StableSettings = StablePd::Settings;
@@ -148,13 +154,12 @@ const Field<StableSettings> kStableFields[] = {
     CLAW_PYTHON_LIMIT_FIELDS(StableSettings)};
 
 using ServoSettings = VelocityServo::Settings;
-const Field<ServoSettings> kServoFields[] = {
-    CLAW_PYTHON_VECTOR(ServoSettings, kp),
-    CLAW_PYTHON_VECTOR(ServoSettings, ki),
-    CLAW_PYTHON_VECTOR(ServoSettings, kd),
-    CLAW_PYTHON_VECTOR(ServoSettings, velocity_limit),
-    CLAW_PYTHON_VECTOR(ServoSettings, max_effort),
-    CLAW_PYTHON_VALUE(ServoSettings, dt)};
+const Field<ServoSettings> kServoFields[] = {CLAW_PYTHON_VECTOR(ServoSettings, kp),
+                                             CLAW_PYTHON_VECTOR(ServoSettings, ki),
+                                             CLAW_PYTHON_VECTOR(ServoSettings, kd),
+                                             CLAW_PYTHON_VECTOR(ServoSettings, velocity_limit),
+                                             CLAW_PYTHON_VECTOR(ServoSettings, max_effort),
+                                             CLAW_PYTHON_VALUE(ServoSettings, dt)};
 
 template <typename S, std::size_t K>
 std::string field_list(const Field<S> (&fields)[K]) {
@@ -167,7 +172,8 @@ std::string field_list(const Field<S> (&fields)[K]) {
 
 void bind_laws(py::module_& m) {
   py::enum_<claw::DerivativeSource>(m, "DerivativeSource", "What a PID's derivative term d is.")
-      .value("VelocityError", claw::DerivativeSource::VelocityError, "d = v* - v (MuJoCo, Newton, Drake)")
+      .value("VelocityError", claw::DerivativeSource::VelocityError,
+             "d = v* - v (MuJoCo, Newton, Drake)")
       .value("ErrorDifference", claw::DerivativeSource::ErrorDifference,
              "d = (e - e_prev) / h (CoppeliaSim, control_toolbox)")
       .value("Measurement", claw::DerivativeSource::Measurement, "d = -(q - q_prev) / h (no kick)");
@@ -178,9 +184,11 @@ void bind_laws(py::module_& m) {
       .value("None_", claw::AntiWindup::None, "I integrates freely")
       .value("IntegralClamp", claw::AntiWindup::IntegralClamp, "z within +-integral_max [pos s]")
       .value("ITermClamp", claw::AntiWindup::ITermClamp, "I within [iterm_min, iterm_max] [effort]")
-      .value("StopAtLimit", claw::AntiWindup::StopAtLimit, "MuJoCo native: stop at |z| >= integral_max")
+      .value("StopAtLimit", claw::AntiWindup::StopAtLimit,
+             "MuJoCo native: stop at |z| >= integral_max")
       .value("Conditional", claw::AntiWindup::Conditional, "freeze while saturated and pushing")
-      .value("BackCalculation", claw::AntiWindup::BackCalculation, "I += h (ki e + (u_sat - u)/Tt)");
+      .value("BackCalculation", claw::AntiWindup::BackCalculation,
+             "I += h (ki e + (u_sat - u)/Tt)");
   py::enum_<claw::SlewStart>(m, "SlewStart", "Where the setpoint slew limiter starts.")
       .value("FromMeasurement", claw::SlewStart::FromMeasurement, "s = q on the first step")
       .value("FromZero", claw::SlewStart::FromZero, "s = 0 (MuJoCo native)")
@@ -191,10 +199,11 @@ void bind_laws(py::module_& m) {
       .value("DcMotor", claw::EffortLimitKind::DcMotor,
              "DC-motor torque-speed curve (stall_effort, peak_effort, no_load_speed)");
   py::enum_<claw::presets::ControlToolboxStrategy>(m, "ControlToolboxStrategy",
-                                                    "control_toolbox's anti-windup strategies.")
+                                                   "control_toolbox's anti-windup strategies.")
       .value("None_", claw::presets::ControlToolboxStrategy::None)
       .value("BackCalculation", claw::presets::ControlToolboxStrategy::BackCalculation)
-      .value("ConditionalIntegration", claw::presets::ControlToolboxStrategy::ConditionalIntegration);
+      .value("ConditionalIntegration",
+             claw::presets::ControlToolboxStrategy::ConditionalIntegration);
 
   const std::string pid_doc =
       "Pid(n, **settings): the parallel PID law for n joints,\n"
@@ -207,7 +216,9 @@ void bind_laws(py::module_& m) {
       "target_velocity_min/max, feedforward_min/max; effort_limit (symmetric) or effort_lower /\n"
       "effort_upper [effort], or effort_limit_kind=EffortLimitKind.DcMotor with stall_effort,\n"
       "peak_effort [effort] and no_load_speed [pos/s].\n"
-      "All keywords: " + field_list(kPidFields) + ".\n"
+      "All keywords: " +
+      field_list(kPidFields) +
+      ".\n"
       "Presets: Pid.mujoco_plugin, Pid.mujoco_native, Pid.newton, Pid.control_toolbox, Pid.drake,\n"
       "Pid.arduino. Invalid settings raise ValueError in the constructor; configure() returns the\n"
       "Status and keeps the old settings.";
@@ -227,7 +238,8 @@ void bind_laws(py::module_& m) {
           },
           py::arg("n"),
           ("MuJoCo's mujoco.pid actuator plugin: force = kp e - kd v + ki z+, z clamped to\n"
-           "+-imax/ki, setpoint slew-limited except at t = 0, ctrlrange and forcerange. Keywords: " +
+           "+-imax/ki, setpoint slew-limited except at t = 0, ctrlrange and forcerange. "
+           "Keywords: " +
            field_list(kMujocoPluginFields) + " (absent: unbounded). Call update(ctrl, q, v, out).")
               .c_str())
       .def_static(
@@ -238,7 +250,8 @@ void bind_laws(py::module_& m) {
           },
           py::arg("n"),
           ("MuJoCo's native <pid> actuator (integral from before the step unless actearly; stops\n"
-           "integrating at |z| >= imax [pos s]). Keywords: " + field_list(kMujocoNativeFields) +
+           "integrating at |z| >= imax [pos s]). Keywords: " +
+           field_list(kMujocoNativeFields) +
            ". Call update(pos, q, v, out, target_velocity=vel, feedforward=ff).")
               .c_str())
       .def_static(
@@ -248,8 +261,10 @@ void bind_laws(py::module_& m) {
             return make_pid(n, claw::presets::newton_drive_pid<double>(n, p), "Pid.newton");
           },
           py::arg("n"),
-          ("Newton's DrivePID: u = kp e + ki z + kd (v* - v), z clamped to +-integral_max [pos s],\n"
-           "|u| <= effort_limit. Keywords: " + field_list(kNewtonFields) + ".")
+          ("Newton's DrivePID: u = kp e + ki z + kd (v* - v), z clamped to +-integral_max [pos "
+           "s],\n"
+           "|u| <= effort_limit. Keywords: " +
+           field_list(kNewtonFields) + ".")
               .c_str())
       .def_static(
           "control_toolbox",
@@ -259,7 +274,8 @@ void bind_laws(py::module_& m) {
           },
           py::arg("n"),
           ("ros-controls control_toolbox's Pid (d = (e - e_prev)/h, strategies None /\n"
-           "BackCalculation / ConditionalIntegration). Keywords: " + field_list(kToolboxFields) + ".")
+           "BackCalculation / ConditionalIntegration). Keywords: " +
+           field_list(kToolboxFields) + ".")
               .c_str())
       .def_static(
           "drake",
@@ -268,7 +284,8 @@ void bind_laws(py::module_& m) {
             return make_pid(n, claw::presets::drake<double>(n, gains), "Pid.drake");
           },
           py::arg("n"), py::arg("kp"), py::arg("ki"), py::arg("kd"), py::arg("dt"),
-          "Drake's PidController sampled at dt [s]: u = kp e + ki z + kd (v* - v), z advanced after\n"
+          "Drake's PidController sampled at dt [s]: u = kp e + ki z + kd (v* - v), z advanced "
+          "after\n"
           "the output, no limits.")
       .def_static(
           "arduino",
@@ -278,7 +295,8 @@ void bind_laws(py::module_& m) {
           },
           py::arg("n"),
           ("Arduino PID_v1 (derivative on measurement, output sum clamped to [out_min, out_max]).\n"
-           "Keywords: " + field_list(kArduinoFields) + ".")
+           "Keywords: " +
+           field_list(kArduinoFields) + ".")
               .c_str())
       .def_property_readonly("n", &Pid::size, "Number of joints.")
       .def(
@@ -304,8 +322,9 @@ void bind_laws(py::module_& m) {
               return maybe_release(n, [&] { return self.update(t, qm, vm, o); });
             const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
             std::optional<ConstVectorMap> tv, ff;
-            tv.emplace(target_velocity.is_none() ? ConstVectorMap(zero.data(), n)
-                                                 : vector_in(target_velocity, w, "target_velocity", n));
+            tv.emplace(target_velocity.is_none()
+                           ? ConstVectorMap(zero.data(), n)
+                           : vector_in(target_velocity, w, "target_velocity", n));
             ff.emplace(feedforward.is_none() ? ConstVectorMap(zero.data(), n)
                                              : vector_in(feedforward, w, "feedforward", n));
             return maybe_release(n, [&] { return self.update(t, *tv, *ff, qm, vm, o); });
@@ -315,13 +334,15 @@ void bind_laws(py::module_& m) {
           "One control period: out [effort] = PID(target q* [pos], q [pos], v [pos/s]) with the\n"
           "target velocity v* [pos/s] and feedforward ff [effort] (0 when not given). All (N,)\n"
           "float64; out written in place. Returns Status (NonFiniteInput: nothing touched).")
-      .def("reset", [](Pid& self) { self.reset(); },
-           "Restart: integral 0, filter 0, the next step is a first step.")
+      .def(
+          "reset", [](Pid& self) { self.reset(); },
+          "Restart: integral 0, filter 0, the next step is a first step.")
       .def(
           "reset_bumpless",
           [](Pid& self, py::handle measurement, py::handle output) {
-            return self.reset(vector_in(measurement, "Pid.reset_bumpless", "measurement", self.size()),
-                              vector_in(output, "Pid.reset_bumpless", "output", self.size()));
+            return self.reset(
+                vector_in(measurement, "Pid.reset_bumpless", "measurement", self.size()),
+                vector_in(output, "Pid.reset_bumpless", "output", self.size()));
           },
           py::arg("measurement"), py::arg("output"),
           "Bumpless restart: a zero error then gives `output` [effort]; returns Status.")
@@ -350,13 +371,14 @@ void bind_laws(py::module_& m) {
           "slew_state", [](const Pid& self) { return to_numpy(self.slew_state()); },
           "The slew limiter's state s [pos] per joint (a copy).");
 
-  py::class_<StablePd>(m, "StablePd",
-                       ("StablePd(n, **settings): implicit (stable) PD of Tan et al. 2011 for n joints,\n"
-                        "  (I + h (h Kp + Kd) A) tau = c + ff + Kp (q* - q - h v) + Kd (v* - v),\n"
-                        "A the inverse mass (diagonal (N,) or matrix (N, N)), then the effort limits.\n"
-                        "Keywords: " + field_list(kStableFields) +
-                        "; kp [effort/pos], kd [effort s/pos], dt h [s].")
-                           .c_str())
+  py::class_<StablePd>(
+      m, "StablePd",
+      ("StablePd(n, **settings): implicit (stable) PD of Tan et al. 2011 for n joints,\n"
+       "  (I + h (h Kp + Kd) A) tau = c + ff + Kp (q* - q - h v) + Kd (v* - v),\n"
+       "A the inverse mass (diagonal (N,) or matrix (N, N)), then the effort limits.\n"
+       "Keywords: " +
+       field_list(kStableFields) + "; kp [effort/pos], kd [effort s/pos], dt h [s].")
+          .c_str())
       .def(py::init([](Eigen::Index n, const py::kwargs& kwargs) {
              if (n < 0) throw py::value_error("StablePd: n must be >= 0");
              auto pd = std::make_unique<StablePd>(n);
@@ -389,7 +411,8 @@ void bind_laws(py::module_& m) {
             auto o = vector_out(out, w, "out", n);
             if (py::isinstance<py::array>(inverse_mass) &&
                 py::reinterpret_borrow<py::array>(inverse_mass).ndim() == 2)
-              return self.update_full(t, tv, ff, qm, vm, matrix_in(inverse_mass, w, "inverse_mass", n, n), o);
+              return self.update_full(t, tv, ff, qm, vm,
+                                      matrix_in(inverse_mass, w, "inverse_mass", n, n), o);
             auto a = vector_in(inverse_mass, w, "inverse_mass", n);
             return maybe_release(n, [&] { return self.update(t, tv, ff, qm, vm, a, o); });
           },
@@ -402,8 +425,10 @@ void bind_laws(py::module_& m) {
       m, "VelocityServo",
       ("VelocityServo(n, **settings): CoppeliaSim's default joint position loop for n joints,\n"
        "  ctrl = P e + I sum(e h) + D (e - e_prev) / h (no D on the first call),\n"
-       "  target velocity = clip(ctrl / h, -velocity_limit, velocity_limit), effort limit = max_effort.\n"
-       "Keywords: " + field_list(kServoFields) +
+       "  target velocity = clip(ctrl / h, -velocity_limit, velocity_limit), effort limit = "
+       "max_effort.\n"
+       "Keywords: " +
+       field_list(kServoFields) +
        "; kp [1], ki [1/s], kd [s], velocity_limit [pos/s], max_effort [effort], dt h [s].")
           .c_str())
       .def(py::init([](Eigen::Index n, const py::kwargs& kwargs) {
@@ -420,7 +445,7 @@ void bind_laws(py::module_& m) {
           [](Eigen::Index n, double kp, double ki, double kd, double velocity_limit,
              double max_force, double dt) {
             auto servo = std::make_unique<VelocityServo>(n);
-            const claw::presets::CoppeliaSimJoint<double> joint{kp, ki, kd, velocity_limit,
+            const claw::presets::CoppeliaSimJoint<double> joint{kp,        ki, kd, velocity_limit,
                                                                 max_force, dt};
             require_ok(servo->configure(claw::presets::coppeliasim_joint<double>(n, joint)),
                        "VelocityServo.coppeliasim");

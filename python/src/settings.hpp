@@ -62,15 +62,15 @@ inline void require_ok(claw::Status status, const char* where) {
 }  // namespace claw_python
 
 /// Field-table entries: a per-joint vector, a scalar or enum/bool member (cast to its type).
-#define CLAW_PYTHON_VECTOR(S, member)                                                  \
-  claw_python::Field<S> {                                                              \
-    #member, [](S& s, pybind11::handle v, Eigen::Index n, const char* where) {          \
-      s.member = claw_python::vector_or_scalar(v, where, #member, n);                  \
-    }                                                                                  \
+#define CLAW_PYTHON_VECTOR(S, member)                                                             \
+  claw_python::Field<S> {                                                                         \
+#member,                                                                                      \
+        [](S & s, pybind11::handle v, Eigen::Index n,                                             \
+           const char* where) { s.member = claw_python::vector_or_scalar(v, where, #member, n); } \
   }
-#define CLAW_PYTHON_VALUE(S, member)                                                          \
-  claw_python::Field<S> {                                                                     \
-    #member, [](S& s, pybind11::handle v, Eigen::Index, const char* where) {                   \
+#define CLAW_PYTHON_VALUE(S, member)                                                         \
+  claw_python::Field<S> {                                                                    \
+#member, [](S& s, pybind11::handle v, Eigen::Index, const char* where) {                   \
       s.member = claw_python::cast_setting<std::decay_t<decltype(s.member)>>(v, where, #member); \
-    }                                                                                         \
+    } \
   }

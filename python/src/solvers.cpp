@@ -38,8 +38,8 @@ void fliqc_filter_call(Fliqc& filter, const Args&... args) {
 }
 
 /// A float64 vector of n entries, or `fill` everywhere when None.
-Eigen::VectorXd vector_or_fill(py::handle obj, const char* where, const char* name,
-                               Eigen::Index n, double fill) {
+Eigen::VectorXd vector_or_fill(py::handle obj, const char* where, const char* name, Eigen::Index n,
+                               double fill) {
   if (obj.is_none()) return Eigen::VectorXd::Constant(n, fill);
   return vector_in(obj, where, name, n);
 }
@@ -67,7 +67,8 @@ void bind_solvers(py::module_& m) {
   py::enum_<claw::LcqpPath>(m, "LcqpPath", "How an LCQP answer was found.")
       .value("None_", claw::LcqpPath::None, "refused before any work")
       .value("Monotone", claw::LcqpPath::Monotone, "monotone LCP path (certified)")
-      .value("BranchAndBound", claw::LcqpPath::BranchAndBound, "branch and bound (certified when done)")
+      .value("BranchAndBound", claw::LcqpPath::BranchAndBound,
+             "branch and bound (certified when done)")
       .value("PenaltyHomotopy", claw::LcqpPath::PenaltyHomotopy, "penalty homotopy (local)");
   py::enum_<claw::FliqcCostType>(m, "FliqcCostType", "FLIQC's quadratic cost on qdot.")
       .value("Identity", claw::FliqcCostType::Identity, "1/2 qdot' qdot")
@@ -98,8 +99,8 @@ void bind_solvers(py::module_& m) {
             const Eigen::Index n = self.num_variables(), rows = self.num_constraints();
             const Eigen::MatrixXd q = matrix_in(Q, w, "Q", n, n);
             const auto gv = vector_in(g, w, "g", n);
-            const Eigen::MatrixXd a =
-                A.is_none() ? Eigen::MatrixXd::Zero(rows, n) : Eigen::MatrixXd(matrix_in(A, w, "A", rows, n));
+            const Eigen::MatrixXd a = A.is_none() ? Eigen::MatrixXd::Zero(rows, n)
+                                                  : Eigen::MatrixXd(matrix_in(A, w, "A", rows, n));
             const double inf = std::numeric_limits<double>::infinity();
             const Eigen::VectorXd l = vector_or_fill(lb, w, "lb", n, -inf);
             const Eigen::VectorXd u = vector_or_fill(ub, w, "ub", n, inf);
@@ -111,14 +112,16 @@ void bind_solvers(py::module_& m) {
           py::arg("ub") = py::none(), py::arg("lbA") = py::none(), py::arg("ubA") = py::none(),
           "Installs Q (n, n) and A (m, n) and solves cold; bounds (n,) / (m,) default to +-inf.\n"
           "Returns Status: Ok, Infeasible, MaxIterations, NonFiniteInput, InvalidBounds, ...")
-      .def_property_readonly("x", [](const Qp& s) { return to_numpy(s.result().x); },
-                             "Minimiser of the last solve (n,).")
-      .def_property_readonly("objective", [](const Qp& s) { return s.result().objective; },
-                             "1/2 x'Qx + g'x at x.")
-      .def_property_readonly("iterations", [](const Qp& s) { return s.result().iterations; },
-                             "Active-set changes of the last solve.")
-      .def_property_readonly("status", [](const Qp& s) { return s.result().status; },
-                             "Status of the last solve.")
+      .def_property_readonly(
+          "x", [](const Qp& s) { return to_numpy(s.result().x); },
+          "Minimiser of the last solve (n,).")
+      .def_property_readonly(
+          "objective", [](const Qp& s) { return s.result().objective; }, "1/2 x'Qx + g'x at x.")
+      .def_property_readonly(
+          "iterations", [](const Qp& s) { return s.result().iterations; },
+          "Active-set changes of the last solve.")
+      .def_property_readonly(
+          "status", [](const Qp& s) { return s.result().status; }, "Status of the last solve.")
       .def_property_readonly(
           "bound_multipliers", [](const Qp& s) { return to_numpy(s.result().bound_multipliers); },
           "Multipliers of the variable bounds (n,).")
@@ -168,17 +171,18 @@ void bind_solvers(py::module_& m) {
           py::arg("ubL") = py::none(), py::arg("R") = py::none(), py::arg("lbR") = py::none(),
           py::arg("ubR") = py::none(),
           "Solves; absent bounds are +-inf (lbL, lbR default 0). Returns Status.")
-      .def_property_readonly("x", [](const Lcqp& s) { return to_numpy(s.result().x); },
-                             "Answer of the last solve.")
-      .def_property_readonly("objective", [](const Lcqp& s) { return s.result().objective; },
-                             "1/2 x'Qx + g'x at x.")
-      .def_property_readonly("status", [](const Lcqp& s) { return s.result().status; },
-                             "Status of the last solve.")
-      .def_property_readonly("certified_global",
-                             [](const Lcqp& s) { return s.result().certified_global; },
-                             "True when the answer (Ok or Infeasible) is proved global.")
-      .def_property_readonly("path", [](const Lcqp& s) { return s.result().path; },
-                             "How the answer was found (LcqpPath).");
+      .def_property_readonly(
+          "x", [](const Lcqp& s) { return to_numpy(s.result().x); }, "Answer of the last solve.")
+      .def_property_readonly(
+          "objective", [](const Lcqp& s) { return s.result().objective; }, "1/2 x'Qx + g'x at x.")
+      .def_property_readonly(
+          "status", [](const Lcqp& s) { return s.result().status; }, "Status of the last solve.")
+      .def_property_readonly(
+          "certified_global", [](const Lcqp& s) { return s.result().certified_global; },
+          "True when the answer (Ok or Infeasible) is proved global.")
+      .def_property_readonly(
+          "path", [](const Lcqp& s) { return s.result().path; },
+          "How the answer was found (LcqpPath).");
 
   py::class_<Fliqc>(
       m, "FliqcFilter",
@@ -190,8 +194,7 @@ void bind_solvers(py::module_& m) {
       "(FliqcFallback), enable_lambda_constraint_in_L / _in_x, enable_esc_vel_constraint,\n"
       "enable_nullspace_projector_in_A, velocity_error_as_original.")
       .def(py::init([](Eigen::Index n, const py::kwargs& kwargs) {
-             if (n < 1 || n > kFliqcMax)
-               throw py::value_error("FliqcFilter: n must be in 1..16");
+             if (n < 1 || n > kFliqcMax) throw py::value_error("FliqcFilter: n must be in 1..16");
              auto f = std::make_unique<Fliqc>();
              require_ok(f->set_num_joints(n), "FliqcFilter");
              FliqcSettings s = f->settings();
@@ -224,8 +227,9 @@ void bind_solvers(py::module_& m) {
             if (mass.is_none() && p_inv.is_none()) {
               fliqc_filter_call(self, guide, j, distances, pm);
             } else {
-              const Eigen::MatrixXd mm = mass.is_none() ? Eigen::MatrixXd::Identity(n, n)
-                                                        : Eigen::MatrixXd(matrix_in(mass, w, "mass", n, n));
+              const Eigen::MatrixXd mm = mass.is_none()
+                                             ? Eigen::MatrixXd::Identity(n, n)
+                                             : Eigen::MatrixXd(matrix_in(mass, w, "mass", n, n));
               if (p_inv.is_none())
                 fliqc_filter_call(self, guide, mm, j, distances, pm);
               else
@@ -239,18 +243,20 @@ void bind_solvers(py::module_& m) {
           py::arg("qdot_guide"), py::arg("jacobian"), py::arg("psi"), py::arg("p"),
           py::arg("mass") = py::none(), py::arg("p_inv") = py::none(),
           "One cycle: qdot_guide (n,) [rad/s], jacobian (>= 3, n) (rows 0-2 translational), psi\n"
-          "(m,) distances [m], p (m, n) distance Jacobians, optional mass (n, n) and p_inv (m, n).\n"
+          "(m,) distances [m], p (m, n) distance Jacobians, optional mass (n, n) and p_inv (m, "
+          "n).\n"
           "Returns (qdot, lambda, status, certified): qdot is the command (the fallback's when\n"
           "status is not Ok, never NaN), certified tells that the LCQP answer is proved global.")
-      .def_property_readonly("active_count", [](const Fliqc& s) { return s.result().active_count; },
-                             "Distances that entered the last cycle.")
-      .def_property_readonly("fallback_applied",
-                             [](const Fliqc& s) { return s.result().fallback_applied; },
-                             "True when the last qdot is the fallback's.")
-      .def_property_readonly("velocity_scaled",
-                             [](const Fliqc& s) { return s.result().velocity_scaled; },
-                             "True when no distance was active and the guide was scaled into the\n"
-                             "velocity bounds.")
+      .def_property_readonly(
+          "active_count", [](const Fliqc& s) { return s.result().active_count; },
+          "Distances that entered the last cycle.")
+      .def_property_readonly(
+          "fallback_applied", [](const Fliqc& s) { return s.result().fallback_applied; },
+          "True when the last qdot is the fallback's.")
+      .def_property_readonly(
+          "velocity_scaled", [](const Fliqc& s) { return s.result().velocity_scaled; },
+          "True when no distance was active and the guide was scaled into the\n"
+          "velocity bounds.")
       .def_property_readonly(
           "projector_blocked_count",
           [](const Fliqc& s) { return s.result().projector_blocked_count; },

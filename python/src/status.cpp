@@ -34,8 +34,9 @@ void bind_status(py::module_& m) {
 #undef CLAW_PYTHON_CACHE
   status.def_property_readonly(
       "ok", [](claw::Status s) { return s == claw::Status::Ok; }, "True for Status.Ok.");
-  status.def("__bool__", [](claw::Status s) { return s == claw::Status::Ok; },
-             "True for Status.Ok only, so `if not status:` catches every failure.");
+  status.def(
+      "__bool__", [](claw::Status s) { return s == claw::Status::Ok; },
+      "True for Status.Ok only, so `if not status:` catches every failure.");
 }
 
 PyObject* status_object(claw::Status status) noexcept {
