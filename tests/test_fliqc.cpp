@@ -1,8 +1,8 @@
 // tests/test_fliqc.cpp: the FLIQC filter's options, each against a closed form or an invariant, the
 // infeasible-cycle policy, bad input, warm start and the no-allocation guarantee.
 #include <Eigen/Dense>
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
@@ -32,7 +32,7 @@ struct Toy {
   Toy() {
     jacobian.setZero();
     jacobian.topRows(3) << 1.0, 0.2, 0.0, 0.3,  //
-        0.0, 1.0, 0.4, -0.2,                     //
+        0.0, 1.0, 0.4, -0.2,                    //
         0.1, 0.0, 1.0, 0.5;
     jacobian.bottomRows(3).setRandom();
     guide << 0.3, -0.2, 0.1, 0.4;
@@ -138,7 +138,8 @@ TEST_CASE("FLIQC: the active threshold filters distances; none active returns th
   CHECK(r.active_rows(0) == 1);
   Filter single;
   REQUIRE(single.configure(defaults()) == Status::Ok);
-  CHECK((single.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot - r.qdot).lpNorm<Eigen::Infinity>() <= 1e-14);
+  CHECK((single.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot - r.qdot)
+            .lpNorm<Eigen::Infinity>() <= 1e-14);
   PsiVec far(1);
   far << 0.051;
   const auto& none = filter.filter(toy.guide, toy.jacobian, far, toy.p);
@@ -235,12 +236,14 @@ struct HandOverFloor {
 };
 }  // namespace
 
-TEST_CASE("FLIQC: a distance measured on the hand is reported blocked by the projector; exempting "
-          "it, or the least-violation fallback, keeps the arm moving",
-          "[fliqc][safe_defaults]") {
+TEST_CASE(
+    "FLIQC: a distance measured on the hand is reported blocked by the projector; exempting "
+    "it, or the least-violation fallback, keeps the arm moving",
+    "[fliqc][safe_defaults]") {
   auto s = defaults();
   s.q_dot_max = 1.0;
-  SECTION("projector on, Stop: every active cycle is blocked and the hand freezes short of the goal") {
+  SECTION(
+      "projector on, Stop: every active cycle is blocked and the hand freezes short of the goal") {
     Filter filter;
     REQUIRE(filter.configure(s) == Status::Ok);
     HandOverFloor hand;
@@ -293,7 +296,8 @@ TEST_CASE("FLIQC: q_dot_max that the unique answer exceeds makes the cycle Infea
   auto s = defaults();
   s.q_dot_max = 1.01 * peak;
   REQUIRE(filter.configure(s) == Status::Ok);
-  CHECK((filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot - free_answer).norm() <= 1e-12);
+  CHECK((filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot - free_answer).norm() <=
+        1e-12);
   s.q_dot_max = 0.99 * peak;
   REQUIRE(filter.configure(s) == Status::Ok);
   const auto& r = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);
@@ -365,8 +369,9 @@ TEST_CASE("FLIQC: the escape-velocity bound caps dt P qdot when enabled", "[fliq
   CHECK(filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).status == Status::Ok);
 }
 
-TEST_CASE("FLIQC: cost types (and lambda_cost_penalty) choose among non-unique complementary points",
-          "[fliqc]") {
+TEST_CASE(
+    "FLIQC: cost types (and lambda_cost_penalty) choose among non-unique complementary points",
+    "[fliqc]") {
   // Two copies of the same distance row with different inverse directions, no projector:
   // qdot = g + l1 e1 + l2 (e1 + e2); both rows give w = c + dt (l1 + l2), so every split of
   // s = l1 + l2 = -c / dt is complementary and qdot_y = g_y + l2 depends on the split.
@@ -388,8 +393,9 @@ TEST_CASE("FLIQC: cost types (and lambda_cost_penalty) choose among non-unique c
   REQUIRE(sum > 0.0);
   const Mat4 mass = Mat4::Identity();
   // Each cost is a quadratic in l2 on [0, sum]; its minimiser (interior here) in closed form:
-  //  Identity:       1/2 ((g_x+s)^2 + (g_y+l2)^2) + k/2 ((s-l2)^2 + l2^2) -> l2 = (k s - g_y) / (1 + 2k)
-  //  VelocityError:  1/2 (s^2 + l2^2) + k/2 ((s-l2)^2 + l2^2)             -> l2 = k s / (1 + 2k)
+  //  Identity:       1/2 ((g_x+s)^2 + (g_y+l2)^2) + k/2 ((s-l2)^2 + l2^2) -> l2 = (k s - g_y) / (1
+  //  + 2k) VelocityError:  1/2 (s^2 + l2^2) + k/2 ((s-l2)^2 + l2^2)             -> l2 = k s / (1 +
+  //  2k)
   struct Case {
     FliqcCostType type;
     double k;
@@ -416,8 +422,10 @@ TEST_CASE("FLIQC: cost types (and lambda_cost_penalty) choose among non-unique c
   }
 }
 
-TEST_CASE("FLIQC: velocity-error costs put the minimiser at the guide (or at 2 guide as originally coded)",
-          "[fliqc]") {
+TEST_CASE(
+    "FLIQC: velocity-error costs put the minimiser at the guide (or at 2 guide as originally "
+    "coded)",
+    "[fliqc]") {
   const Toy toy;
   Filter filter;
   auto s = defaults();
@@ -427,7 +435,8 @@ TEST_CASE("FLIQC: velocity-error costs put the minimiser at the guide (or at 2 g
   weights << 1.0, 2.0, 0.5, 1.0;
   const Mat4 weighted = weights.asDiagonal() * mass * weights.asDiagonal();
   for (const bool original : {false, true}) {
-    for (const FliqcCostType type : {FliqcCostType::VelocityError, FliqcCostType::MassMatrixVelocityError}) {
+    for (const FliqcCostType type :
+         {FliqcCostType::VelocityError, FliqcCostType::MassMatrixVelocityError}) {
       s.quad_cost_type = type;
       s.velocity_error_as_original = original;
       REQUIRE(filter.configure(s) == Status::Ok);
@@ -493,7 +502,8 @@ TEST_CASE("FLIQC: NaN or Inf in any input gives NonFiniteInput and stops", "[fli
   }
   Mat4 mass = Mat4::Identity();
   mass(0, 1) = std::numeric_limits<double>::quiet_NaN();
-  CHECK(filter.filter(toy.guide, mass, toy.jacobian, toy.psi, toy.p).status == Status::NonFiniteInput);
+  CHECK(filter.filter(toy.guide, mass, toy.jacobian, toy.psi, toy.p).status ==
+        Status::NonFiniteInput);
   // More active distances than MaxM: refused, stop.
   Filter small;  // MaxM = 4: five distances do not fit
   REQUIRE(small.configure(defaults()) == Status::Ok);

@@ -1,7 +1,8 @@
-// tests/test_fliqc_arm_scenario.cpp: examples/03_fliqc_arm's scenario (examples/fliqc_arm_scenario.hpp):
-// Panda forward kinematics against hand-computed values, the Jacobians and distance projectors
-// against central finite differences, the guide, the unfiltered run (reaches the goal, but its
-// forearm passes through the sphere), and the 2000 cycles through claw's FLIQC filter.
+// tests/test_fliqc_arm_scenario.cpp: examples/03_fliqc_arm's scenario
+// (examples/fliqc_arm_scenario.hpp): Panda forward kinematics against hand-computed values, the
+// Jacobians and distance projectors against central finite differences, the guide, the unfiltered
+// run (reaches the goal, but its forearm passes through the sphere), and the 2000 cycles through
+// claw's FLIQC filter.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -18,9 +19,9 @@ using namespace claw_examples;
 
 namespace {
 
-constexpr double kStep = 1e-6;       // finite-difference step [rad]
+constexpr double kStep = 1e-6;  // finite-difference step [rad]
 constexpr double kFdTolerance = 1e-6;
-constexpr double kEps = 0.02;             // FLIQC's default safety margin [m]
+constexpr double kEps = 0.02;              // FLIQC's default safety margin [m]
 constexpr double kActiveThreshold = 0.05;  // FLIQC's default activation distance [m]
 
 /// A few configurations: zero, ready, and random ones within the Panda's joint ranges.
@@ -56,17 +57,17 @@ TEST_CASE("Panda forward kinematics of the zero configuration", "[fliqc_arm]") {
   // o5 = o6 = (0.0825 - 0.0825, 0, 0.649 + 0.384); o7 = o6 + (0.088, 0, 0), its z pointing down
   // (frame 7 = RotX(pi) in the base); flange 0.107 below o7; fingertip centre 0.1034 below it.
   const PandaPose pose = forward_kinematics(JointVector::Zero());
-  const std::array<Vector3, 8> origins = {
-      Vector3(0, 0, 0),         Vector3(0, 0, 0.333),      Vector3(0, 0, 0.333),
-      Vector3(0, 0, 0.649),     Vector3(0.0825, 0, 0.649), Vector3(0, 0, 1.033),
-      Vector3(0, 0, 1.033),     Vector3(0.088, 0, 1.033)};
+  const std::array<Vector3, 8> origins = {Vector3(0, 0, 0),          Vector3(0, 0, 0.333),
+                                          Vector3(0, 0, 0.333),      Vector3(0, 0, 0.649),
+                                          Vector3(0.0825, 0, 0.649), Vector3(0, 0, 1.033),
+                                          Vector3(0, 0, 1.033),      Vector3(0.088, 0, 1.033)};
   for (std::size_t k = 0; k < origins.size(); ++k) {
     INFO("frame " << k);
     CHECK((pose.link[k].origin - origins[k]).norm() < 1e-12);
   }
   // Joint axes z_k in the base: z1 up; z2 = RotX(-pi/2) e_z = +y; z3 up; z4 = RotX(pi/2) e_z = -y;
   // z5 up; z6 -y; z7 = RotX(pi) e_z down.
-  const std::array<Vector3, 7> axes = {Vector3(0, 0, 1), Vector3(0, 1, 0),  Vector3(0, 0, 1),
+  const std::array<Vector3, 7> axes = {Vector3(0, 0, 1),  Vector3(0, 1, 0), Vector3(0, 0, 1),
                                        Vector3(0, -1, 0), Vector3(0, 0, 1), Vector3(0, -1, 0),
                                        Vector3(0, 0, -1)};
   for (std::size_t k = 0; k < axes.size(); ++k) {
@@ -107,9 +108,8 @@ TEST_CASE("End-effector Jacobian matches central finite differences", "[fliqc_ar
       qm(j) -= kStep;
       const PandaPose plus = forward_kinematics(qp), minus = forward_kinematics(qm);
       fd.block<3, 1>(0, j) = (plus.end_effector.origin - minus.end_effector.origin) / (2 * kStep);
-      fd.block<3, 1>(3, j) = angular_difference(plus.end_effector.rotation,
-                                                minus.end_effector.rotation,
-                                                pose.end_effector.rotation);
+      fd.block<3, 1>(3, j) = angular_difference(
+          plus.end_effector.rotation, minus.end_effector.rotation, pose.end_effector.rotation);
     }
     INFO("q = " << q.transpose());
     CHECK((jac - fd).cwiseAbs().maxCoeff() <= kFdTolerance);
@@ -171,9 +171,9 @@ TEST_CASE("Distance projectors P_i match finite differences of psi_i", "[fliqc_a
     for (std::size_t i = 0; i < cfg.points.size(); ++i) {
       const ControlPoint& cp = cfg.points[i];
       const Vector3 p = pose.link[static_cast<std::size_t>(cp.link)].apply(cp.local);
-      CHECK(psi(static_cast<Eigen::Index>(i)) ==
-            Approx((p - cfg.obstacle.centre).norm() - cfg.obstacle.radius - cp.radius)
-                .margin(1e-14));
+      CHECK(
+          psi(static_cast<Eigen::Index>(i)) ==
+          Approx((p - cfg.obstacle.centre).norm() - cfg.obstacle.radius - cp.radius).margin(1e-14));
     }
   }
 }
@@ -254,9 +254,9 @@ TEST_CASE("run_scenario logs what a FilterStep reports and applies its qdot", "[
   ScenarioConfig cfg = default_scenario();
   cfg.cycles = 10;
   int calls = 0;
-  const ScenarioLog log = run_scenario(
-      cfg, [&calls](const JointVector& qdot_guide, const Jacobian& jac, const DistanceVector& psi,
-                    const DistanceProjector& projector) {
+  const ScenarioLog log =
+      run_scenario(cfg, [&calls](const JointVector& qdot_guide, const Jacobian& jac,
+                                 const DistanceVector& psi, const DistanceProjector& projector) {
         CHECK(jac.rows() == 6);
         CHECK(psi.size() == kControlPoints);
         CHECK(projector.cols() == 7);
@@ -273,9 +273,9 @@ TEST_CASE("run_scenario logs what a FilterStep reports and applies its qdot", "[
   CHECK(log.filter_time_us[3] == 3.0);
   CHECK(log.active_count[7] == 7);
   // A stop filter leaves the arm where it was.
-  const ScenarioLog stopped = run_scenario(
-      cfg, [](const JointVector&, const Jacobian&, const DistanceVector&,
-              const DistanceProjector&) { return JointVector::Zero().eval(); });
+  const ScenarioLog stopped =
+      run_scenario(cfg, [](const JointVector&, const Jacobian&, const DistanceVector&,
+                           const DistanceProjector&) { return JointVector::Zero().eval(); });
   CHECK((stopped.q_final - cfg.q0).norm() == 0.0);
   CHECK(stopped.final_ee_error == Approx(stopped.ee_error.front()));
 }

@@ -1,6 +1,6 @@
-// tests/test_fliqc_conformance.cpp: the FLIQC filter fed the FLIQC-level inputs of every instance of
-// $CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json (raw: qdot_guide, J, psi, P, Pinv; params) against
-// the enumerated global optimum.
+// tests/test_fliqc_conformance.cpp: the FLIQC filter fed the FLIQC-level inputs of every instance
+// of $CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json (raw: qdot_guide, J, psi, P, Pinv; params)
+// against the enumerated global optimum.
 #include <catch2/catch.hpp>
 
 #include "claw/filters/fliqc.hpp"

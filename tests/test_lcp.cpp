@@ -221,7 +221,8 @@ TEST_CASE("Lemke: nonsymmetric positive definite and larger LCPs are solved", "[
       const auto ia = static_cast<Eigen::Index>(a);
       qs(ia) = -q(support[a]);
       zs(ia) = r.z(support[a]);
-      for (std::size_t c = 0; c < s; ++c) ms(ia, static_cast<Eigen::Index>(c)) = mat(support[a], support[c]);
+      for (std::size_t c = 0; c < s; ++c)
+        ms(ia, static_cast<Eigen::Index>(c)) = mat(support[a], support[c]);
     }
     CHECK((ms * zs - qs).lpNorm<Eigen::Infinity>() <= 1e-9 * (1.0 + qs.lpNorm<Eigen::Infinity>()));
   }
@@ -436,7 +437,8 @@ TEST_CASE("Lemke: float matches double on small PSD LCPs", "[lcp]") {
     INFO("trial " << trial);
     REQUIRE(d.status == Status::Ok);
     REQUIRE(f.status == Status::Ok);
-    CHECK((f.z.cast<double>() - d.z).lpNorm<Eigen::Infinity>() <= 1e-4 * (1.0 + d.z.lpNorm<Eigen::Infinity>()));
+    CHECK((f.z.cast<double>() - d.z).lpNorm<Eigen::Infinity>() <=
+          1e-4 * (1.0 + d.z.lpNorm<Eigen::Infinity>()));
   }
 }
 

@@ -43,7 +43,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Largest violation of any bound or row (box, A, L and R, both sides), from the data alone.
 double primal_violation(const Problem& p, const VectorXd& x) {
   double v = 0.0;
-  auto one = [&v](double value, double lo, double hi) { v = std::max({v, lo - value, value - hi}); };
+  auto one = [&v](double value, double lo, double hi) {
+    v = std::max({v, lo - value, value - hi});
+  };
   for (Index i = 0; i < x.size(); ++i) one(x(i), p.lb(i), p.ub(i));
   const VectorXd ax = p.A * x, lx = p.L * x, rx = p.R * x;
   for (Index i = 0; i < ax.size(); ++i) one(ax(i), p.lbA(i), p.ubA(i));
@@ -144,7 +146,8 @@ Enumeration enumerate(const Problem& p) {
   return e;
 }
 
-// --- problem generators ----------------------------------------------------------------------------
+// --- problem generators
+// ----------------------------------------------------------------------------
 
 /// min 1/2 |x - a|^2 over x in R^2 with 0 <= x1 perp x2 >= 0.
 Problem two_variable(double a1, double a2) {
@@ -195,8 +198,8 @@ Problem random_lcqp(std::mt19937& rng, int n, int nc, int m) {
 /// lambda. The other side is w = dt P c + d - ... + dt P N P' D lambda: S = dt P N P' is PSD.
 /// `active_share` of the contacts start violated at lambda = 0. `duplicate` copies contact 0
 /// into contact 1 (then lambda_0 + lambda_1 is all that is determined).
-Problem fliqc_like(std::mt19937& rng, int ny, int m, bool duplicate = false,
-                   double l_scale = 1.0, double l_offset = 0.0) {
+Problem fliqc_like(std::mt19937& rng, int ny, int m, bool duplicate = false, double l_scale = 1.0,
+                   double l_offset = 0.0) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), s(0.0, 1.0);
   const double dt = 0.1;
   MatrixXd pm = MatrixXd::NullaryExpr(m, ny, [&] { return u(rng); });
@@ -257,9 +260,9 @@ Problem opposing_contacts() {
   return p;
 }
 
-/// Homotopy trap: x1 perp x2 >= 0, x2 <= 2, x1 + x2 >= 2.5, min 1/2 |x - (0.6, 5)|^2. The relaxation's
-/// point (0.6, 2) is closer to the L side, whose branch (x1 = 0, x2 >= 2.5 > 2) is infeasible; the
-/// only feasible branch gives (2.5, 0).
+/// Homotopy trap: x1 perp x2 >= 0, x2 <= 2, x1 + x2 >= 2.5, min 1/2 |x - (0.6, 5)|^2. The
+/// relaxation's point (0.6, 2) is closer to the L side, whose branch (x1 = 0, x2 >= 2.5 > 2) is
+/// infeasible; the only feasible branch gives (2.5, 0).
 Problem homotopy_trap() {
   Problem p(2, 1, 1);
   p.Q.setIdentity();
@@ -299,7 +302,8 @@ Settings homotopy_settings() {
 
 }  // namespace
 
-// === closed forms ====================================================================================
+// === closed forms
+// ====================================================================================
 
 TEST_CASE("LCQP: LcqpProblem::resize sets zero matrices, lbL = lbR = 0 and no other bound",
           "[lcqp]") {
@@ -444,8 +448,7 @@ TEST_CASE("LCQP: bounds that force both sides positive are certified Infeasible"
   CHECK_FALSE(enumerate(p).feasible);
 }
 
-TEST_CASE("LCQP homotopy: a non-complementary point is never Ok (loose phi tolerance)",
-          "[lcqp]") {
+TEST_CASE("LCQP homotopy: a non-complementary point is never Ok (loose phi tolerance)", "[lcqp]") {
   // x1 >= 0.01 and x2 >= 0.01 with x1 perp x2: no complementary point. The homotopy stops at
   // (0.01, 0.01), where phi = x1 x2 = 1e-4 passes complementarity_tolerance = 1e-3, and polishing
   // on the closer side (x1 = 0) is infeasible. That point's natural residual min(x1, x2) = 0.01 is
@@ -480,7 +483,8 @@ TEST_CASE("LCQP: m = 0 is the plain QP", "[lcqp]") {
   }
 }
 
-// === paths against enumeration ===========================================================================
+// === paths against enumeration
+// ===========================================================================
 
 TEST_CASE("LCQP branch and bound: random nonconvex LCQPs reach the enumerated global optimum",
           "[lcqp]") {
@@ -508,9 +512,10 @@ TEST_CASE("LCQP branch and bound: random nonconvex LCQPs reach the enumerated gl
   CHECK(feasible == 40);
 }
 
-TEST_CASE("LCQP branch and bound: degenerate pairs, scaled rows and biactive optima match the "
-          "enumeration",
-          "[lcqp]") {
+TEST_CASE(
+    "LCQP branch and bound: degenerate pairs, scaled rows and biactive optima match the "
+    "enumeration",
+    "[lcqp]") {
   std::mt19937 rng(111);
   std::uniform_real_distribution<double> u(-1.0, 1.0), s(0.0, 1.0);
   Solver solver;
@@ -583,7 +588,8 @@ TEST_CASE("LCQP branch and bound: degenerate pairs, scaled rows and biactive opt
     REQUIRE(r.status == Status::Ok);
     // Rows of norm up to 100: tolerances in the rows' units.
     double row_scale = 1.0;
-    for (Index i = 0; i < p.num_constraints(); ++i) row_scale = std::max(row_scale, p.A.row(i).norm());
+    for (Index i = 0; i < p.num_constraints(); ++i)
+      row_scale = std::max(row_scale, p.A.row(i).norm());
     for (Index i = 0; i < m; ++i)
       row_scale = std::max({row_scale, p.L.row(i).norm(), p.R.row(i).norm()});
     CHECK(primal_violation(p, r.x) <= 1e-9 * row_scale * scale_of(r.x));
@@ -669,9 +675,10 @@ TEST_CASE("LCQP monotone path: FLIQC-like problems are certified and match the e
   CHECK(with_contacts >= 15);
 }
 
-TEST_CASE("LCQP monotone path: duplicated contacts (lambda not unique) fall through to branch and "
-          "bound",
-          "[lcqp]") {
+TEST_CASE(
+    "LCQP monotone path: duplicated contacts (lambda not unique) fall through to branch and "
+    "bound",
+    "[lcqp]") {
   std::mt19937 rng(303);
   Solver solver;
   for (int trial = 0; trial < 10; ++trial) {
@@ -891,8 +898,8 @@ TEST_CASE("LCQP caps: max_nodes and max_iterations stop without a point (MaxIter
     CHECK(r3.certified_global);
   }
   {
-    // Stopped at once, the homotopy polishes the relaxation's point on its closer side, whose branch
-    // is infeasible.
+    // Stopped at once, the homotopy polishes the relaxation's point on its closer side, whose
+    // branch is infeasible.
     const Problem p = homotopy_trap();
     const Enumeration e = enumerate(p);
     REQUIRE(e.feasible);
@@ -949,7 +956,8 @@ TEST_CASE("LCQP branch and bound: loose QP dependence_tolerance, same certified 
   CHECK((r.x - e.x).lpNorm<Eigen::Infinity>() <= 1e-8);
 }
 
-// === warm start, float, sizes ================================================================================
+// === warm start, float, sizes
+// ================================================================================
 
 TEST_CASE("LCQP warm start: right, wrong and wrong-sized guesses give the same point", "[lcqp]") {
   std::mt19937 rng(505);
@@ -982,7 +990,8 @@ TEST_CASE("LCQP warm start: right, wrong and wrong-sized guesses give the same p
       REQUIRE(r2.status == Status::Ok);
       CHECK((r2.x - x).lpNorm<Eigen::Infinity>() <= 1e-10 * scale_of(x));
     }
-    const Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1> wrong_size = Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1>::Zero(m + 1);
+    const Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1> wrong_size =
+        Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1>::Zero(m + 1);
     CHECK((solver.solve(p, wrong_size).x - x).lpNorm<Eigen::Infinity>() <= 1e-12 * scale_of(x));
     // The next control cycle: a slightly moved target, warm-started from the last sides.
     p.lbA.array() += 1e-3;
@@ -1022,13 +1031,15 @@ TEST_CASE("LCQP float: LcqpSolver<float, 12, 6, 6> matches the double answer", "
     CHECK(f.path == d.path);
     CHECK(f.certified_global);
     CHECK((f.x.cast<double>() - d.x).lpNorm<Eigen::Infinity>() <= 1e-4 * scale_of(d.x));
-    CHECK(std::abs(double(f.objective) - d.objective) <= 1e-4 * std::max(1.0, std::abs(d.objective)));
+    CHECK(std::abs(double(f.objective) - d.objective) <=
+          1e-4 * std::max(1.0, std::abs(d.objective)));
   }
 }
 
-TEMPLATE_TEST_CASE("LCQP: a pair with a zero L row (complementary everywhere) gives the QP's "
-                   "answer in float as in double",
-                   "[lcqp][float]", float, double) {
+TEMPLATE_TEST_CASE(
+    "LCQP: a pair with a zero L row (complementary everywhere) gives the QP's "
+    "answer in float as in double",
+    "[lcqp][float]", float, double) {
   // min 1/2 |x|^2 - x0 - x1 with 0 >= 0 perp x1 >= 0: the pair holds for every x, so the answer
   // is the QP's: x = (1, 1), objective -1 (the other branch, x1 = 0, gives -1/2).
   claw::LcqpProblem<TestType> p(2, 0, 1);
@@ -1052,8 +1063,8 @@ TEST_CASE("LCQP sizes: a bounded solver takes every size within its bounds, a dy
   std::mt19937 rng(707);
   Bounded bounded;
   Solver dynamic;
-  for (const auto& size : {std::array<int, 3>{10, 4, 4}, {2, 0, 1}, {7, 1, 3}, {1, 0, 0},
-                           {10, 4, 4}, {10, 5, 4}}) {
+  for (const auto& size :
+       {std::array<int, 3>{10, 4, 4}, {2, 0, 1}, {7, 1, 3}, {1, 0, 0}, {10, 4, 4}, {10, 5, 4}}) {
     const Problem p = random_lcqp(rng, size[0], size[1], size[2]);
     const Enumeration e = enumerate(p);
     REQUIRE(e.feasible);
@@ -1081,7 +1092,8 @@ TEST_CASE("LCQP sizes: a bounded solver takes every size within its bounds, a dy
   check_refused(bounded.solve(b), Status::SizeMismatch);
 }
 
-// === refusals, regularisation, settings ======================================================================
+// === refusals, regularisation, settings
+// ======================================================================
 
 TEST_CASE("LCQP bad input: NaN / Inf, inconsistent bounds and sizes are refused, x = 0", "[lcqp]") {
   // A valid base problem with every array present (n = 3, nc = 1, m = 1).
@@ -1106,7 +1118,8 @@ TEST_CASE("LCQP bad input: NaN / Inf, inconsistent bounds and sizes are refused,
     INFO(what);
     check_refused(solver.solve(p), status);
     // The bounded problem type holds the same data when only values are wrong.
-    if (status != Status::SizeMismatch) check_refused(bounded.solve(convert<BoundedProblem>(p)), status);
+    if (status != Status::SizeMismatch)
+      check_refused(bounded.solve(convert<BoundedProblem>(p)), status);
     // The solver recovers on the next valid problem.
     REQUIRE(solver.solve(base).status == Status::Ok);
     CHECK(solver.result().x(0) == Approx(2.0));
@@ -1181,8 +1194,9 @@ TEST_CASE("LCQP bad input: NaN / Inf, inconsistent bounds and sizes are refused,
   check_refused(fresh.solve(p), Status::NonFiniteInput);
 }
 
-TEST_CASE("LCQP regularisation: a semidefinite Q needs auto_regularisation, an indefinite one fails",
-          "[lcqp]") {
+TEST_CASE(
+    "LCQP regularisation: a semidefinite Q needs auto_regularisation, an indefinite one fails",
+    "[lcqp]") {
   // Q = diag(1, 0), g = (-2, 1), x1 perp x2: branch x2 = 0 gives x1 = 2, f = -2; branch x1 = 0
   // gives x2 = 0 (g2 > 0), f = 0. Optimum (2, 0), f = -2.
   Problem p = two_variable(2.0, -1.0);
@@ -1284,7 +1298,8 @@ TEST_CASE("LCQP settings: validation refuses each bad value and keeps the old se
   CHECK(solver.settings().max_iterations == 0);
 }
 
-// === allocation, stationarity ======================================================================================
+// === allocation, stationarity
+// ======================================================================================
 
 TEST_CASE("LCQP: solve() does not allocate after construction / reserve, whatever the status",
           "[lcqp]") {
@@ -1317,15 +1332,18 @@ TEST_CASE("LCQP: solve() does not allocate after construction / reserve, whateve
   strict.auto_regularisation = false;
   const std::vector<Case> cases = {
       {"monotone", fliqc_like(rng, 5, 3), Settings{}, Status::Ok, LcqpPath::Monotone},
-      {"branch and bound", random_lcqp(rng, 8, 2, 4), Settings{}, Status::Ok, LcqpPath::BranchAndBound},
-      {"homotopy", random_lcqp(rng, 8, 2, 4), homotopy_settings(), Status::Ok, LcqpPath::PenaltyHomotopy},
+      {"branch and bound", random_lcqp(rng, 8, 2, 4), Settings{}, Status::Ok,
+       LcqpPath::BranchAndBound},
+      {"homotopy", random_lcqp(rng, 8, 2, 4), homotopy_settings(), Status::Ok,
+       LcqpPath::PenaltyHomotopy},
       {"regularised", semidefinite, Settings{}, Status::Ok, LcqpPath::BranchAndBound},
       {"monotone ray", opposing_contacts(), Settings{}, Status::Infeasible, LcqpPath::Monotone},
       {"monotone box", box_violation, Settings{}, Status::Infeasible, LcqpPath::Monotone},
       {"exhausted", infeasible_box, Settings{}, Status::Infeasible, LcqpPath::BranchAndBound},
       {"relaxation", infeasible_relaxation, homotopy_settings(), Status::Infeasible,
        LcqpPath::PenaltyHomotopy},
-      {"max_nodes", two_variable(2.0, 1.0), nodes1, Status::MaxIterations, LcqpPath::BranchAndBound},
+      {"max_nodes", two_variable(2.0, 1.0), nodes1, Status::MaxIterations,
+       LcqpPath::BranchAndBound},
       {"max_iterations", homotopy_trap(), iter0, Status::MaxIterations, LcqpPath::PenaltyHomotopy},
       {"NaN", nan_problem, Settings{}, Status::NonFiniteInput, LcqpPath::None},
       {"not definite", semidefinite, strict, Status::InvalidProblem, LcqpPath::None},

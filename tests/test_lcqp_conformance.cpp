@@ -102,10 +102,11 @@ void run_general(bool large, GeneralTally& tally) {
       if (hit) {
         ++tally.certified_hit;
       } else {
-        tally.misses << id << " (f " << f << " vs " << f_star << ", " << claw::to_string(result.status)
-                     << ") ";
+        tally.misses << id << " (f " << f << " vs " << f_star << ", "
+                     << claw::to_string(result.status) << ") ";
       }
-      const bool lcqpow_reached = lcqpow["vs_global"]["category"].get<std::string>() == "global_exact";
+      const bool lcqpow_reached =
+          lcqpow["vs_global"]["category"].get<std::string>() == "global_exact";
       if (lcqpow_reached) {
         INFO("LCQPow reached the global optimum here; claw: f = " << f << ", f* = " << f_star);
         CHECK(hit);

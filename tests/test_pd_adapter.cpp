@@ -1,5 +1,5 @@
-// tests/test_pd_adapter.cpp: blocks/pd_adapter.hpp against gym_jiminy's reference vectors (bit for bit),
-// adapter + PD block reaching a position target on a unit mass, bad input and allocation.
+// tests/test_pd_adapter.cpp: blocks/pd_adapter.hpp against gym_jiminy's reference vectors (bit for
+// bit), adapter + PD block reaching a position target on a unit mass, bad input and allocation.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,8 +20,8 @@ TEST_CASE("pd_adapter reproduces gym_jiminy bit for bit", "[conformance][pd_adap
   for (const auto& c : cases) {
     INFO(claw_test::case_label("pd_adapter.json", c));
     const VectorXd action = claw_test::to_vector(c["action"]);
-    const auto order = c["order"].get<int>() == 0 ? claw::PdActionOrder::Position
-                                                  : claw::PdActionOrder::Velocity;
+    const auto order =
+        c["order"].get<int>() == 0 ? claw::PdActionOrder::Position : claw::PdActionOrder::Velocity;
     const MatrixXd lower = claw_test::to_matrix(c["command_state_lower"]);
     const MatrixXd upper = claw_test::to_matrix(c["command_state_upper"]);
     const bool instantaneous = c["is_instantaneous"].get<bool>();
@@ -100,10 +100,9 @@ TEST_CASE("adapter + PD block bring a unit mass to a constant position target",
       REQUIRE(controller.reset(q, v, tau) == Status::Ok);
       for (int step = 0; step < 150; ++step) {  // 6 s
         // Order 0: the target position; order 1: a velocity proportional to the command error.
-        Eigen::Matrix<double, 1, 1> action(
-            order == claw::PdActionOrder::Position
-                ? target
-                : 5.0 * (target - controller.command_state()(0, 0)));
+        Eigen::Matrix<double, 1, 1> action(order == claw::PdActionOrder::Position
+                                               ? target
+                                               : 5.0 * (target - controller.command_state()(0, 0)));
         REQUIRE(adapter.update(action, controller, acceleration) == Status::Ok);
         for (int k = 0; k < substeps; ++k) {
           REQUIRE(controller.update(q, v, acceleration, tau) == Status::Ok);
@@ -121,7 +120,8 @@ TEST_CASE("adapter + PD block bring a unit mass to a constant position target",
   }
 }
 
-TEST_CASE("pd_adapter and PdAdapter refuse bad input and touch nothing", "[pd_adapter][bad-input]") {
+TEST_CASE("pd_adapter and PdAdapter refuse bad input and touch nothing",
+          "[pd_adapter][bad-input]") {
   MatrixXd lower(3, 2), upper(3, 2), state(3, 2);
   lower << -1, -1, -2, -2, -20, -20;
   upper = -lower;
@@ -135,15 +135,14 @@ TEST_CASE("pd_adapter and PdAdapter refuse bad input and touch nothing", "[pd_ad
   const double inf = std::numeric_limits<double>::infinity();
   for (bool instantaneous : {false, true})
     for (auto order : {claw::PdActionOrder::Position, claw::PdActionOrder::Velocity}) {
-      REQUIRE(claw::pd_adapter(Eigen::Vector2d(nan, 0.0), order, state, lower, upper,
-                               instantaneous, no_deadband, 0.04, out) == Status::NonFiniteInput);
-      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, inf), order, state, lower, upper,
-                               instantaneous, no_deadband, 0.04, out) == Status::NonFiniteInput);
-      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, 0.0), order, state, lower, upper,
-                               instantaneous, no_deadband, nan, out) == Status::NonFiniteInput);
-      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, 0.0), order, state, lower, upper,
-                               instantaneous, Eigen::Vector2d(-1.0, 0.0), 0.04, out) ==
-              Status::InvalidParameter);
+      REQUIRE(claw::pd_adapter(Eigen::Vector2d(nan, 0.0), order, state, lower, upper, instantaneous,
+                               no_deadband, 0.04, out) == Status::NonFiniteInput);
+      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, inf), order, state, lower, upper, instantaneous,
+                               no_deadband, 0.04, out) == Status::NonFiniteInput);
+      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, 0.0), order, state, lower, upper, instantaneous,
+                               no_deadband, nan, out) == Status::NonFiniteInput);
+      REQUIRE(claw::pd_adapter(Eigen::Vector2d(0.0, 0.0), order, state, lower, upper, instantaneous,
+                               Eigen::Vector2d(-1.0, 0.0), 0.04, out) == Status::InvalidParameter);
       REQUIRE(state == state_before);
       REQUIRE(out == out_before);
     }
@@ -178,7 +177,8 @@ TEMPLATE_TEST_CASE("PdAdapter::update allocates nothing", "[pd_adapter][allocati
     REQUIRE(dynamic_adapter.configure(dynamic_settings) == Status::Ok);
     const claw::Vector<S, 7> action7 = claw::Vector<S, 7>::Constant(S(0.5));
     claw::Vector<S, 7> out7;
-    const claw::Vector<S, claw::Dynamic> action = claw::Vector<S, claw::Dynamic>::Constant(100, S(0.5));
+    const claw::Vector<S, claw::Dynamic> action =
+        claw::Vector<S, claw::Dynamic>::Constant(100, S(0.5));
     claw::Vector<S, claw::Dynamic> out(100);
     Status s1 = Status::InvalidProblem, s2 = Status::InvalidProblem;
     const std::size_t allocations = claw_test::allocations_during([&] {

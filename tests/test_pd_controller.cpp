@@ -1,5 +1,6 @@
-// tests/test_pd_controller.cpp: blocks/pd_controller.hpp against gym_jiminy's reference vectors (bit for
-// bit), the critically damped closed form, clipping, reset, bad input, batching and allocation.
+// tests/test_pd_controller.cpp: blocks/pd_controller.hpp against gym_jiminy's reference vectors
+// (bit for bit), the critically damped closed form, clipping, reset, bad input, batching and
+// allocation.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -77,16 +78,17 @@ TEST_CASE("pd_controller reproduces gym_jiminy bit for bit", "[conformance][pd_c
     VectorXd block_out(state.cols());
     REQUIRE(block.update(encoder.row(0).transpose(), encoder.row(1).transpose(),
                          initial.row(2).transpose(), block_out) == Status::Ok);
-    differences = claw_test::exact_differences("block command_state", block.command_state(),
-                                               expected_state) +
-                  claw_test::exact_differences("block out", block_out, expected_out);
+    differences =
+        claw_test::exact_differences("block command_state", block.command_state(), expected_state) +
+        claw_test::exact_differences("block out", block_out, expected_out);
     INFO(differences);
     REQUIRE(differences.empty());
   }
   REQUIRE(class_cases > 0);
 }
 
-TEST_CASE("pd_controller answers gym_jiminy's exceptions with a status", "[conformance][pd_controller]") {
+TEST_CASE("pd_controller answers gym_jiminy's exceptions with a status",
+          "[conformance][pd_controller]") {
   const auto cases = claw_test::load_reference("jiminy", "exceptions.json");
   for (const auto& c : cases) {
     if (c["function"] != "pd_controller") continue;
@@ -97,9 +99,10 @@ TEST_CASE("pd_controller answers gym_jiminy's exceptions with a status", "[confo
     VectorXd out = VectorXd::Constant(state.cols(), 7.0);
     const Status status = claw::pd_controller(
         encoder.row(0).transpose(), encoder.row(1).transpose(), state,
-        claw_test::to_matrix(c["command_state_lower"]), claw_test::to_matrix(c["command_state_upper"]),
-        claw_test::to_vector(c["kp"]), claw_test::to_vector(c["kd"]),
-        claw_test::to_vector(c["motors_effort_limit"]), claw_test::to_double(c["control_dt"]), out);
+        claw_test::to_matrix(c["command_state_lower"]),
+        claw_test::to_matrix(c["command_state_upper"]), claw_test::to_vector(c["kp"]),
+        claw_test::to_vector(c["kd"]), claw_test::to_vector(c["motors_effort_limit"]),
+        claw_test::to_double(c["control_dt"]), out);
     REQUIRE(status != Status::Ok);
     REQUIRE(state == before);
     REQUIRE(out == VectorXd::Constant(state.cols(), 7.0));
@@ -358,17 +361,19 @@ TEST_CASE("a batch of robots in one long vector equals each robot on its own",
   REQUIRE(batch.reset(q, v, out) == Status::Ok);
   Eigen::Matrix<double, 12, 1> single_out;
   for (int r = 0; r < robots; ++r)
-    REQUIRE(singles[static_cast<std::size_t>(r)].reset(q.segment<12>(r * joints), v.segment<12>(r * joints), single_out) ==
-            Status::Ok);
+    REQUIRE(singles[static_cast<std::size_t>(r)].reset(
+                q.segment<12>(r * joints), v.segment<12>(r * joints), single_out) == Status::Ok);
   for (int k = 0; k < 50; ++k) {
     const VectorXd a = 200.0 * VectorXd::Random(n);
     q += 0.002 * v;
     REQUIRE(batch.update(q, v, a, out) == Status::Ok);
     for (int r = 0; r < robots; ++r) {
-      REQUIRE(singles[static_cast<std::size_t>(r)].update(q.segment<12>(r * joints), v.segment<12>(r * joints),
-                                a.segment<12>(r * joints), single_out) == Status::Ok);
+      REQUIRE(singles[static_cast<std::size_t>(r)].update(
+                  q.segment<12>(r * joints), v.segment<12>(r * joints), a.segment<12>(r * joints),
+                  single_out) == Status::Ok);
       REQUIRE(single_out == out.segment<12>(r * joints));
-      REQUIRE(singles[static_cast<std::size_t>(r)].command_state() == batch.command_state().middleCols<12>(r * joints));
+      REQUIRE(singles[static_cast<std::size_t>(r)].command_state() ==
+              batch.command_state().middleCols<12>(r * joints));
     }
   }
 }
@@ -396,11 +401,13 @@ TEMPLATE_TEST_CASE("PD block hot calls allocate nothing", "[pd_controller][alloc
     bs.control_dt = bounded_settings.control_dt;
     bs.mode = mode;
     REQUIRE(bounded.configure(bs) == Status::Ok);
-    const claw::Vector<S, 7> q7 = claw::Vector<S, 7>::Constant(S(0.3)), a7 = claw::Vector<S, 7>::Constant(S(5));
+    const claw::Vector<S, 7> q7 = claw::Vector<S, 7>::Constant(S(0.3)),
+                             a7 = claw::Vector<S, 7>::Constant(S(5));
     claw::Vector<S, 7> out7;
     const claw::Vector<S, claw::Dynamic> qd = claw::Vector<S, claw::Dynamic>::Constant(300, S(0.3));
     claw::Vector<S, claw::Dynamic> outd(300);
-    const claw::Vector<S, claw::Dynamic, 16> qb = claw::Vector<S, claw::Dynamic, 16>::Constant(9, S(0.3));
+    const claw::Vector<S, claw::Dynamic, 16> qb =
+        claw::Vector<S, claw::Dynamic, 16>::Constant(9, S(0.3));
     claw::Vector<S, claw::Dynamic, 16> outb(9);
     Status statuses[7] = {};
     const std::size_t allocations = claw_test::allocations_during([&] {

@@ -1,5 +1,6 @@
-// tests/test_pid.cpp: laws/pid.hpp and its devices against closed forms (steady state, slew ramp, clamps,
-// back-calculation decay, conditional freeze, low-pass step, wrap) and the anchors' published laws.
+// tests/test_pid.cpp: laws/pid.hpp and its devices against closed forms (steady state, slew ramp,
+// clamps, back-calculation decay, conditional freeze, low-pass step, wrap) and the anchors'
+// published laws.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -63,8 +64,8 @@ TEST_CASE("PD on a mass under gravity settles at m g / kp; PID removes it", "[pi
 
 TEST_CASE("slew limit turns a step into a ramp of slope exactly S", "[pid][slew][closed-form]") {
   const double h = 1.0 / 128, rate = 2.0;  // S h = 1/64: every ramp value is exact
-  for (auto start : {claw::SlewStart::FromMeasurement, claw::SlewStart::FromZero,
-                     claw::SlewStart::PassFirst}) {
+  for (auto start :
+       {claw::SlewStart::FromMeasurement, claw::SlewStart::FromZero, claw::SlewStart::PassFirst}) {
     auto s = gains(1.0, 0.0, 0.0, h);
     s.slew_rate << rate;
     s.slew_start = start;
@@ -144,7 +145,8 @@ TEST_CASE("back-calculation: in saturation the integral decays with time constan
     REQUIRE(pid.set_integral_term(V1(i0)) == Status::Ok);
     // Forward: I+ = I + h (ki e + (L - I)/Tt) -> fixed point I* = L + Tt ki e, ratio 1 - h/Tt.
     // Backward: u uses I + h ki e, so I* = L + Tt ki e - h ki e, same ratio.
-    const double fixed_point = limit + tt * ki * e - (rule == claw::IntegralRule::BackwardEuler ? h * ki * e : 0.0);
+    const double fixed_point =
+        limit + tt * ki * e - (rule == claw::IntegralRule::BackwardEuler ? h * ki * e : 0.0);
     V1 u(0.0);
     for (int k = 1; k <= 300; ++k) {
       REQUIRE(pid.update(V1(e), V1(0.0), V1(0.0), u) == Status::Ok);
@@ -230,8 +232,8 @@ TEST_CASE("StopAtLimit integrates only errors that shrink |z| once |z| >= integr
   V1 u(0.0);
   // z: 0 -> 0.1 -> 0.2 -> 0.3 (overshoots by |e| h) -> stays 0.3 -> 0.25 with e = -0.5.
   const double errors[] = {1.0, 1.0, 1.0, 1.0, 2.0, -0.5};
-  const double expected[] = {0.1, 0.2, 0.30000000000000004, 0.30000000000000004,
-                             0.30000000000000004, 0.25000000000000006};
+  const double expected[] = {
+      0.1, 0.2, 0.30000000000000004, 0.30000000000000004, 0.30000000000000004, 0.25000000000000006};
   for (int k = 0; k < 6; ++k) {
     REQUIRE(pid.update(V1(errors[k]), V1(0.0), V1(0.0), u) == Status::Ok);
     REQUIRE(std::fabs(pid.error_integral(0) - expected[k]) <= 1e-15);
@@ -302,16 +304,21 @@ TEMPLATE_TEST_CASE("wrap's remainder is std::remainder bit for bit", "[pid][clos
   const auto same = [](T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; };
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> unit(-1.0, 1.0), exponent(-30.0, 30.0);
-  const T periods[] = {static_cast<T>(2 * M_PI), T(1), T(360), T(0.1), T(3),
-                       std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min(),
+  const T periods[] = {static_cast<T>(2 * M_PI),
+                       T(1),
+                       T(360),
+                       T(0.1),
+                       T(3),
+                       std::numeric_limits<T>::denorm_min(),
+                       std::numeric_limits<T>::min(),
                        std::numeric_limits<T>::max() / T(4)};
   int mismatches = 0;
   for (const T p : periods) {
     for (int i = 0; i < 20000; ++i) {
       T x = static_cast<T>(unit(rng) * std::pow(2.0, exponent(rng)));
       const T half_multiple = static_cast<T>(std::round(unit(rng) * 20.0)) * p / T(2);
-      if (i % 3 == 1) x = half_multiple;                           // ties and multiples
-      if (i % 3 == 2) x = std::nextafter(half_multiple, T(0));     // one ulp inside a tie
+      if (i % 3 == 1) x = half_multiple;                        // ties and multiples
+      if (i % 3 == 2) x = std::nextafter(half_multiple, T(0));  // one ulp inside a tie
       if (!std::isfinite(x)) continue;
       mismatches += same(claw::detail::remainder(x, p), std::remainder(x, p)) ? 0 : 1;
     }
@@ -332,8 +339,9 @@ TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[
   limits.no_load_speed << vlim;
   REQUIRE(claw::validate_effort_limits(limits, 1) == Status::Ok);
   for (double v = -60.0; v <= 60.0; v += 0.37) {
-    // The DC-motor envelope's formula; past the edge speed (|v| >= 32) its exact value is -+tmax for both ends
-    // (evaluated in double, tsat (1 - edge / vlim) may miss -tmax by an ulp; claw gives it exactly).
+    // The DC-motor envelope's formula; past the edge speed (|v| >= 32) its exact value is -+tmax
+    // for both ends (evaluated in double, tsat (1 - edge / vlim) may miss -tmax by an ulp; claw
+    // gives it exactly).
     const double edge = vlim * (1 + tmax / tsat);
     const double vh = std::min(std::max(v, -edge), edge);
     double upper = std::min(tsat * (1 - vh / vlim), tmax);
@@ -355,8 +363,10 @@ TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[
   REQUIRE(claw::validate_effort_limits(limits, 1) == Status::InvalidParameter);
 }
 
-TEST_CASE("stable PD equals the implicit-Euler closed form and stays bounded where explicit PD "
-          "diverges", "[pid][stable_pd][closed-form]") {
+TEST_CASE(
+    "stable PD equals the implicit-Euler closed form and stays bounded where explicit PD "
+    "diverges",
+    "[pid][stable_pd][closed-form]") {
   const double h = 0.01, m = 1.0;
   for (double kp_h2_over_m : {0.5, 100.0}) {
     const double kp = kp_h2_over_m * m / (h * h), kd = 0.0;
@@ -390,12 +400,15 @@ TEST_CASE("stable PD equals the implicit-Euler closed form and stays bounded whe
       ve += h * u(0) / m;
       qe += h * ve;
     }
-    if (kp_h2_over_m > 4.0) REQUIRE(std::fabs(qe) > 1e10);  // semi-implicit Euler needs kp h^2 < 4
-    else REQUIRE(std::fabs(qe) <= 1.0 + 1e-12);
+    if (kp_h2_over_m > 4.0)
+      REQUIRE(std::fabs(qe) > 1e10);  // semi-implicit Euler needs kp h^2 < 4
+    else
+      REQUIRE(std::fabs(qe) <= 1.0 + 1e-12);
   }
 }
 
-TEST_CASE("stable PD with a full inverse-mass block solves the coupled system", "[pid][stable_pd]") {
+TEST_CASE("stable PD with a full inverse-mass block solves the coupled system",
+          "[pid][stable_pd]") {
   const double h = 0.002;
   claw::StablePd<double, 3> stable;
   claw::StablePd<double, 3>::Settings settings;
@@ -478,7 +491,8 @@ TEST_CASE("Newton DrivePID presets follow the published law", "[pid][presets]") 
     REQUIRE(pid.update(V1(targets[k]), V1(vts[k]), V1(0.0), V1(qs[k]), V1(vs[k]), u) == Status::Ok);
     const double e = targets[k] - qs[k];
     z = std::min(std::max(z + e * p.dt, -p.integral_max), p.integral_max);
-    const double expected = std::min(std::max(p.kp * e + p.ki * z + p.kd * (vts[k] - vs[k]), -1.5), 1.5);
+    const double expected =
+        std::min(std::max(p.kp * e + p.ki * z + p.kd * (vts[k] - vs[k]), -1.5), 1.5);
     INFO("step " << k);
     REQUIRE(std::fabs(u(0) - expected) <= 1e-12);
   }
@@ -497,8 +511,7 @@ TEST_CASE("Newton DrivePID presets follow the published law", "[pid][presets]") 
     const double e = targets[k] - qs[k];
     z = std::min(std::max(z + e * p.dt, -p.integral_max), p.integral_max);
     const double rhs = p.ki * z + p.kp * (e - p.dt * vs[k]) + p.kd * (vts[k] - vs[k]);
-    const double expected =
-        std::min(std::max(rhs / (1 + p.dt * (p.dt * p.kp + p.kd)), -1.5), 1.5);
+    const double expected = std::min(std::max(rhs / (1 + p.dt * (p.dt * p.kp + p.kd)), -1.5), 1.5);
     REQUIRE(std::fabs(tau(0) - expected) <= 1e-12);
   }
 }
@@ -594,7 +607,8 @@ TEST_CASE("Drake, control_toolbox and Arduino presets follow their published law
   }
 }
 
-TEST_CASE("Pid refuses bad input, holds its output, and refuses invalid gains", "[pid][bad-input]") {
+TEST_CASE("Pid refuses bad input, holds its output, and refuses invalid gains",
+          "[pid][bad-input]") {
   auto s = gains(10.0, 5.0, 1.0, 0.01);
   Pid1 pid;
   REQUIRE(pid.configure(s) == Status::Ok);
@@ -781,8 +795,8 @@ TEMPLATE_TEST_CASE("the simple path of Pid::update gives the general path's numb
       const claw::AntiWindup kinds[] = {claw::AntiWindup::None, claw::AntiWindup::IntegralClamp,
                                         claw::AntiWindup::ITermClamp};
       s.anti_windup = kinds[trial % 3];
-      s.integral_rule = (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler
-                                        : claw::IntegralRule::BackwardEuler;
+      s.integral_rule =
+          (trial / 3) % 2 ? claw::IntegralRule::ForwardEuler : claw::IntegralRule::BackwardEuler;
       if ((trial / 6) % 2 == 0)
         s.limits = claw::EffortLimits<S, claw::Dynamic>::none(n);
       else

@@ -1,5 +1,6 @@
-// tests/test_pid_conformance.cpp: the MuJoCo (plugin, native) and CoppeliaSim presets against the vectors
-// recorded from those systems, step by step, with claw carrying its own state (no reload from the file).
+// tests/test_pid_conformance.cpp: the MuJoCo (plugin, native) and CoppeliaSim presets against the
+// vectors recorded from those systems, step by step, with claw carrying its own state (no reload
+// from the file).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -95,7 +96,7 @@ TEST_CASE("MuJoCo plugin preset reproduces mujoco.pid step by step", "[conforman
     }
   }
   WARN("mujoco pid_plugin: " << checked_cases << " cases checked, " << skipped_cases
-                              << " skipped (activation dynamics or compile errors)");
+                             << " skipped (activation dynamics or compile errors)");
   CHECK(checked_cases + skipped_cases == static_cast<int>(cases.size()));
   CHECK(checked_cases > skipped_cases);
   REQUIRE(checked_steps > 0);
@@ -165,7 +166,8 @@ TEST_CASE("MuJoCo native preset reproduces <pid> step by step", "[conformance][p
   REQUIRE(checked_steps > 0);
 }
 
-TEST_CASE("CoppeliaSim preset reproduces the default joint callback", "[conformance][pid][coppelia]") {
+TEST_CASE("CoppeliaSim preset reproduces the default joint callback",
+          "[conformance][pid][coppelia]") {
   const auto cases = claw_test::load_reference("coppelia", "velocity_pid.json");
   REQUIRE(!cases.empty());
   for (const auto& c : cases) {

@@ -1,5 +1,6 @@
-// tests/test_qp.cpp: solvers/qp.hpp against closed forms (unconstrained, box, equality KKT, degenerate
-// vertices, infeasible), random strictly convex QPs checked by independent KKT residuals, warm start, float.
+// tests/test_qp.cpp: solvers/qp.hpp against closed forms (unconstrained, box, equality KKT,
+// degenerate vertices, infeasible), random strictly convex QPs checked by independent KKT
+// residuals, warm start, float.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>
@@ -11,8 +12,8 @@
 #include <utility>
 
 #include "claw/solvers/qp.hpp"
-#include "support/qp_certificate.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/qp_certificate.hpp"
 
 using claw::QpActivity;
 using claw::Status;
@@ -87,11 +88,26 @@ Problem random_problem(std::mt19937& rng, int n, int m, int equalities) {
       continue;
     }
     switch (kind(rng)) {
-      case 0: p.lba(i) = v - s1; p.uba(i) = kInf; break;    // lower only
-      case 1: p.lba(i) = -kInf; p.uba(i) = v + s1; break;   // upper only
-      case 2: p.lba(i) = v - s1; p.uba(i) = v + s2; break;  // two-sided
-      case 3: p.lba(i) = v - s2; p.uba(i) = v + s1; break;  // two-sided
-      default: p.lba(i) = -kInf; p.uba(i) = kInf; break;    // free row
+      case 0:
+        p.lba(i) = v - s1;
+        p.uba(i) = kInf;
+        break;  // lower only
+      case 1:
+        p.lba(i) = -kInf;
+        p.uba(i) = v + s1;
+        break;  // upper only
+      case 2:
+        p.lba(i) = v - s1;
+        p.uba(i) = v + s2;
+        break;  // two-sided
+      case 3:
+        p.lba(i) = v - s2;
+        p.uba(i) = v + s1;
+        break;  // two-sided
+      default:
+        p.lba(i) = -kInf;
+        p.uba(i) = kInf;
+        break;  // free row
     }
   }
   p.lb.resize(n);
@@ -124,10 +140,11 @@ const typename Solver::Result& solve(Solver& solver, const Problem& p) {
   const auto& r = solver.solve(p.q.cast<S>(), p.g.cast<S>(), p.a.cast<S>(), p.lb.cast<S>(),
                                p.ub.cast<S>(), p.lba.cast<S>(), p.uba.cast<S>());
   if (r.status == Status::Infeasible) {
-    const Eigen::Matrix<long double, Eigen::Dynamic, 1> y = r.constraint_multipliers.template cast<long double>();
-    CHECK(claw_test::qp_certificate_margin<S>(p.a.cast<S>(), p.lb.cast<S>(), p.ub.cast<S>(), p.lba.cast<S>(),
-                                              p.uba.cast<S>(), y,
-                                              double(solver.settings().infeasibility_tolerance)) > 0);
+    const Eigen::Matrix<long double, Eigen::Dynamic, 1> y =
+        r.constraint_multipliers.template cast<long double>();
+    CHECK(claw_test::qp_certificate_margin<S>(
+              p.a.cast<S>(), p.lb.cast<S>(), p.ub.cast<S>(), p.lba.cast<S>(), p.uba.cast<S>(), y,
+              double(solver.settings().infeasibility_tolerance)) > 0);
   }
   return r;
 }
@@ -139,9 +156,14 @@ TEST_CASE("Givens rotations stay orthogonal for entries whose squares underflow 
   // Entries that should be zero reach J'n as 1e-160 or less; squared, they became subnormal, the
   // rotation lost orthogonality (c^2 + s^2 - 1 = 2e-3 was seen) and a warm-started solve returned
   // a point off the optimum with stationarity residual 3e-2.
-  for (const auto& ab : {std::pair<double, double>{-3.1e-162, -1.7e-161}, {1e-300, 3e-300},
-                         {2.7e-95, -1.4e-98}, {1e200, -3e199}, {0.0, -2e-170}, {5.0, 0.0},
-                         {0.0, 0.0}, {3.0, 4.0}}) {
+  for (const auto& ab : {std::pair<double, double>{-3.1e-162, -1.7e-161},
+                         {1e-300, 3e-300},
+                         {2.7e-95, -1.4e-98},
+                         {1e200, -3e199},
+                         {0.0, -2e-170},
+                         {5.0, 0.0},
+                         {0.0, 0.0},
+                         {3.0, 4.0}}) {
     double c = 0, s = 0;
     const double r = claw::detail::make_givens(ab.first, ab.second, c, s);
     INFO("a " << ab.first << " b " << ab.second);
@@ -220,12 +242,13 @@ TEST_CASE("QP with a diagonal Hessian and a box: x = clip(-g / q, lb, ub)", "[qp
   }
 }
 
-TEST_CASE("a bound missed by less than feasibility_tolerance (1 + ||x||) but more than the Ok "
-          "tolerance enters W: far from the origin the answer is still Ok at the bound",
-          "[qp]") {
-  // min 1/2 ||x||^2 + g'x with x0 fixed at X and x1 >= 0, g = (0, gamma): x = (X, 0), mu = (X, gamma).
-  // The free minimiser's x1 = -gamma misses its bound by gamma, far below feasibility_tolerance
-  // (1 + X) but above the Ok tolerance infeasibility_tolerance (1 + 0).
+TEST_CASE(
+    "a bound missed by less than feasibility_tolerance (1 + ||x||) but more than the Ok "
+    "tolerance enters W: far from the origin the answer is still Ok at the bound",
+    "[qp]") {
+  // min 1/2 ||x||^2 + g'x with x0 fixed at X and x1 >= 0, g = (0, gamma): x = (X, 0), mu = (X,
+  // gamma). The free minimiser's x1 = -gamma misses its bound by gamma, far below
+  // feasibility_tolerance (1 + X) but above the Ok tolerance infeasibility_tolerance (1 + 0).
   for (const double big : {1e4, 1e6, 1e8}) {
     const double gamma = 5e-4 * claw::default_qp_infeasibility_tolerance<double>() * big;
     REQUIRE(gamma < claw::default_qp_feasibility_tolerance<double>() * (1.0 + big));
@@ -273,9 +296,10 @@ TEST_CASE("QP with equalities only matches the KKT system", "[qp]") {
   }
 }
 
-TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more active constraints "
-          "than variables",
-          "[qp]") {
+TEST_CASE(
+    "QP with a degenerate active set: duplicates and a vertex with more active constraints "
+    "than variables",
+    "[qp]") {
   SECTION("three constraints through the optimal vertex in 2-D") {
     // min 1/2 |x - (2, 2)|^2 s.t. x1 <= 1, x2 <= 1, x1 + x2 <= 2 (and a duplicate of it):
     // x = (1, 1); the third row is weakly active: any split of the multipliers is optimal.
@@ -309,11 +333,11 @@ TEST_CASE("QP with a degenerate active set: duplicates and a vertex with more ac
   SECTION("duplicated and linearly dependent equalities, consistent") {
     std::mt19937 rng(4);
     Problem p = random_problem(rng, 6, 6, 3);
-    p.a.row(3) = p.a.row(0);            // duplicate equality
+    p.a.row(3) = p.a.row(0);  // duplicate equality
     p.lba(3) = p.uba(3) = p.lba(0);
     p.a.row(4) = p.a.row(1) - 2 * p.a.row(2);  // combination of equalities
     p.lba(4) = p.uba(4) = p.lba(1) - 2 * p.lba(2);
-    p.a.row(5) = -p.a.row(0);           // an inequality parallel to an equality
+    p.a.row(5) = -p.a.row(0);  // an inequality parallel to an equality
     p.lba(5) = -kInf;
     p.uba(5) = -p.lba(0) + 1.0;
     claw::QpSolverXd solver(6, 6);
@@ -639,7 +663,8 @@ TEST_CASE("warm start through a branch-and-bound-like sequence of pinned and rel
     // Odd trials: the ill-conditioned degenerate family. (A longer stress run of this kind, 30000
     // warm solves, found the rotations whose squares underflowed: see the Givens test above.)
     const int n = t % 2 == 0 ? 8 : 12, m = t % 2 == 0 ? 12 : 18;
-    const Problem original = t % 2 == 0 ? random_problem(rng, n, m, 2) : degenerate_problem(rng, n, m);
+    const Problem original =
+        t % 2 == 0 ? random_problem(rng, n, m, 2) : degenerate_problem(rng, n, m);
     Problem p = original;
     claw::QpSolverXd warm(n, m), cold(n, m);
     REQUIRE(solve(warm, p).status == Status::Ok);
@@ -654,7 +679,9 @@ TEST_CASE("warm start through a branch-and-bound-like sequence of pinned and rel
         p.lba(i) = original.lba(i);  // release a pinned row
         p.uba(i) = original.uba(i);
       } else {
-        const double at = std::isfinite(p.lba(i)) ? p.lba(i) : std::isfinite(p.uba(i)) ? p.uba(i) : v;
+        const double at = std::isfinite(p.lba(i))   ? p.lba(i)
+                          : std::isfinite(p.uba(i)) ? p.uba(i)
+                                                    : v;
         p.lba(i) = p.uba(i) = at;  // pin
       }
       const auto& rc = solve(cold, p);
@@ -872,7 +899,7 @@ TEST_CASE("float: closed forms and random QPs", "[qp][float]") {
   const Eigen::Matrix2f q{{2.f, 0.f}, {0.f, 2.f}};
   const Eigen::Matrix<float, 1, 2> a{{1.f, 1.f}};
   const Eigen::Vector2f g(-2.f, -5.f), lb = Eigen::Vector2f::Constant(-10.f),
-                        ub = Eigen::Vector2f::Constant(10.f);
+                                       ub = Eigen::Vector2f::Constant(10.f);
   const Eigen::Matrix<float, 1, 1> lba{{-std::numeric_limits<float>::infinity()}}, uba{{1.f}};
   const auto& r = small.solve(q, g, a, lb, ub, lba, uba);
   REQUIRE(r.status == Status::Ok);
@@ -942,11 +969,11 @@ TEMPLATE_TEST_CASE("QP calls allocate nothing after construction, for every stat
   std::vector<Status> statuses;
   statuses.reserve(32);
   const std::size_t allocations = claw_test::allocations_during([&] {
-    statuses.push_back(fixed.solve(q7, g7, a7, lb7, ub7, lba7, uba7).status);         // Ok
+    statuses.push_back(fixed.solve(q7, g7, a7, lb7, ub7, lba7, uba7).status);  // Ok
     statuses.push_back(fixed.solve(g7, lb7, ub7, lba7, uba7, fixed.result().active_set).status);
     statuses.push_back(fixed.solve(q7, g7, a7_infeasible, lb7, ub7, lba7i, uba7i).status);
-    statuses.push_back(fixed.solve(g7_nan, lb7, ub7, lba7, uba7).status);             // NaN
-    statuses.push_back(fixed.solve(g7, lb7_bad, ub7, lba7, uba7).status);             // lb > ub
+    statuses.push_back(fixed.solve(g7_nan, lb7, ub7, lba7, uba7).status);               // NaN
+    statuses.push_back(fixed.solve(g7, lb7_bad, ub7, lba7, uba7).status);               // lb > ub
     statuses.push_back(dynamic.solve(q50, g50, a50, lb50, ub50, lba50, uba50).status);  // Ok
     statuses.push_back(
         dynamic.solve(g50, lb50, ub50, lba50, uba50, dynamic.result().active_set).status);
@@ -955,10 +982,17 @@ TEMPLATE_TEST_CASE("QP calls allocate nothing after construction, for every stat
     statuses.push_back(dynamic.solve(wrong_size, lb50, ub50, lba50, uba50).status);
     statuses.push_back(capped.solve(q50, g50, a50, lb50, ub50, lba50, uba50).status);  // cap
   });
-  const std::vector<Status> expected = {
-      Status::Ok,         Status::Ok,             Status::Infeasible,
-      Status::NonFiniteInput, Status::InvalidBounds, Status::Ok,         Status::Ok,
-      Status::Ok,         Status::InvalidProblem, Status::SizeMismatch, Status::MaxIterations};
+  const std::vector<Status> expected = {Status::Ok,
+                                        Status::Ok,
+                                        Status::Infeasible,
+                                        Status::NonFiniteInput,
+                                        Status::InvalidBounds,
+                                        Status::Ok,
+                                        Status::Ok,
+                                        Status::Ok,
+                                        Status::InvalidProblem,
+                                        Status::SizeMismatch,
+                                        Status::MaxIterations};
   REQUIRE(statuses.size() == expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     INFO("call " << i);

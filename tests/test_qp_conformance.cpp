@@ -1,6 +1,7 @@
 // tests/test_qp_conformance.cpp: QpSolver's statuses on data nobody here wrote: the FLIQC LCQPs of
-// $CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json with their complementarity dropped (rows [A; L; R]),
-// every answer re-checked from the problem and the result alone (tests/support/qp_certificate.hpp).
+// $CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json with their complementarity dropped (rows [A; L;
+// R]), every answer re-checked from the problem and the result alone
+// (tests/support/qp_certificate.hpp).
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -83,10 +84,11 @@ TEST_CASE("QP conformance: FLIQC relaxations are Ok verified, Infeasible certifi
       if (lcqp_feasible) CHECK(status == Status::Ok);
     }
   }
-  INFO("relaxations: " << tally.ok << " Ok, " << tally.infeasible << " Infeasible, " << tally.undecided
-                       << " undecided");
+  INFO("relaxations: " << tally.ok << " Ok, " << tally.infeasible << " Infeasible, "
+                       << tally.undecided << " undecided");
   CHECK(tally.ok >= 2 * feasible_lcqps);
   CHECK(tally.ok + tally.infeasible + tally.undecided == 2 * static_cast<int>(instances.size()));
-  WARN("FLIQC relaxations: " << tally.ok << " Ok, " << tally.infeasible << " Infeasible, " << tally.undecided
-                             << " undecided (of " << 2 * instances.size() << ")");
+  WARN("FLIQC relaxations: " << tally.ok << " Ok, " << tally.infeasible << " Infeasible, "
+                             << tally.undecided << " undecided (of " << 2 * instances.size()
+                             << ")");
 }

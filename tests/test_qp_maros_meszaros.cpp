@@ -129,7 +129,8 @@ TEST_CASE("Maros-Meszaros: semidefinite members through LcqpSolver (no pairs), n
     const auto& r = solver.solve(p);
     ++members;
     const double f = r.objective + claw_test::to_double(problem["r"]);
-    const bool at_opt = r.status == Status::Ok && std::fabs(f - opt) <= 1e-6 * std::max(1.0, std::fabs(opt));
+    const bool at_opt =
+        r.status == Status::Ok && std::fabs(f - opt) <= 1e-6 * std::max(1.0, std::fabs(opt));
     optimal += at_opt ? 1 : 0;
     if (!at_opt) others += " " + name + ":" + claw::to_string(r.status);
     // Every member is feasible: never Infeasible. A Q with an eigenvalue below its rounding
@@ -151,5 +152,6 @@ TEST_CASE("Maros-Meszaros: semidefinite members through LcqpSolver (no pairs), n
   // published set; measured there: 55, VALUES refused as indefinite).
   const int semidefinite = members - refused;
   CHECK(optimal >= semidefinite - semidefinite / 14);
-  WARN("semidefinite members: " << optimal << " of " << members << " at the optimum; others:" << others);
+  WARN("semidefinite members: " << optimal << " of " << members
+                                << " at the optimum; others:" << others);
 }

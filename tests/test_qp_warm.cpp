@@ -33,7 +33,8 @@ void check_warm_scenario(int laps) {
         REQUIRE(warm[k].set_constraints(p.a) == Status::Ok);
       }
       for (int s = 0; s < claw_bench::WarmScenario::kWarmSteps; ++s) {
-        const auto& step = scenario.steps[k * claw_bench::WarmScenario::kWarmSteps + static_cast<std::size_t>(s)];
+        const auto& step =
+            scenario.steps[k * claw_bench::WarmScenario::kWarmSteps + static_cast<std::size_t>(s)];
         const typename Solver::VectorN g = step.g, lb = p.lb, ub = p.ub;
         const typename Solver::VectorM lba = step.lba, uba = step.uba;
         const auto& w = warm[k].solve(g, lb, ub, lba, uba, warm[k].result().active_set);
@@ -60,7 +61,8 @@ void check_warm_scenario(int laps) {
 }
 
 #ifdef CLAW_TEST_CONTRACTED
-#define CLAW_WARM_TEST_NAME(m) "QP warm scenario (contracted floating point): every warm Ok is the cold optimum, m = " #m
+#define CLAW_WARM_TEST_NAME(m) \
+  "QP warm scenario (contracted floating point): every warm Ok is the cold optimum, m = " #m
 #else
 #define CLAW_WARM_TEST_NAME(m) "QP warm scenario: every warm Ok is the cold optimum, m = " #m
 #endif

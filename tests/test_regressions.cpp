@@ -1,5 +1,5 @@
-// tests/test_regressions.cpp: one test per fuzzing finding (tests/fuzz), each the reduced input that broke a
-// contract, fixed at its cause.
+// tests/test_regressions.cpp: one test per fuzzing finding (tests/fuzz), each the reduced input
+// that broke a contract, fixed at its cause.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -33,7 +33,8 @@ bool finite(const State1& s) { return s.allFinite(); }
 
 }  // namespace
 
-TEST_CASE("fuzz finding: integrate_zoh overflow holds the joint instead of writing Inf", "[regression][zoh]") {
+TEST_CASE("fuzz finding: integrate_zoh overflow holds the joint instead of writing Inf",
+          "[regression][zoh]") {
   // Unbounded joint at p = v = max: p + dt v overflowed to +inf and the state became non-finite.
   claw::StateMatrix<double, 2> state;
   state << kMax, 1.0, kMax, 2.0, 0.0, 3.0;
@@ -48,7 +49,8 @@ TEST_CASE("fuzz finding: integrate_zoh overflow holds the joint instead of writi
   }
 }
 
-TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 overflows", "[regression][zoh]") {
+TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 overflows",
+          "[regression][zoh]") {
   // amin = -max/4, dt = 1e9: c = decel dt^2 = inf, then decel dt * 0 = NaN, a NaN speed limit
   // let the joint through the upper position bound (p reached 5.9e14 > 1).
   State1 lower = column(-999847409781.03308, -0.63436331731136031, -4.4942328371557893e+307);
@@ -62,7 +64,8 @@ TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 overflows",
   }
 }
 
-TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows", "[regression][zoh]") {
+TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows",
+          "[regression][zoh]") {
   // amax = denorm_min: c = amax dt^2 is 0 (or subnormal) and margin / c = inf, which made the
   // stoppable speed inf (no limit): p went to -1.057 < -1.
   State1 lower = column(-1.0, -kInf, -0.70312046997787436);
@@ -81,7 +84,8 @@ TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows"
   }
 }
 
-TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float, bound near 0)", "[regression][zoh]") {
+TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float, bound near 0)",
+          "[regression][zoh]") {
   // Braking from v = -0.5 toward p_min = -6.16e-7 at amax = 0.5, dt = 0.5: the planned speed was
   // half an ulp of 0.25 too fast, and two steps later the joint passed p_min by 1e-8, far more
   // than any rounding of |p| ~ 6e-7. The plan now keeps 16 eps of the margin in reserve.
@@ -99,7 +103,8 @@ TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float
   CHECK(s(1) == 0.0f);  // stopped
 }
 
-TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no limit)", "[regression][zoh]") {
+TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no limit)",
+          "[regression][zoh]") {
   // (a) float, r = margin / c = 2.1e38: sqrt(2 r) overflowed; the speed limit toward p_max with a
   // deceleration of denorm_min is 2.9e-17, not inf (the joint jumped to p = 1e18).
   // The long-horizon speed sqrt(2 margin decel) = 2.9e-17 is no limit either: braking 1.4e-36 per
@@ -137,7 +142,9 @@ TEST_CASE("fuzz finding: viable ZOH stoppable speed does not overflow to inf (no
   CHECK(s(0) >= lower(0));  // was -3.3e307: the limit was inf
 }
 
-TEST_CASE("fuzz finding: viable ZOH with subnormal bounds stays inside (rounding in denorm_min steps)", "[regression][zoh]") {
+TEST_CASE(
+    "fuzz finding: viable ZOH with subnormal bounds stays inside (rounding in denorm_min steps)",
+    "[regression][zoh]") {
   State1 lower = column(-6.0992403979101886e-320, -1e-53, -2.563716018557957e-69);
   State1 upper = column(6.0992403979101886e-320, 1e-53, 6.0992403979101886e-320);
   State1 s = column(-5.3373911720229864e-320, -4.575047880489943e-320, 6.0987463322643473e-320);
@@ -146,14 +153,15 @@ TEST_CASE("fuzz finding: viable ZOH with subnormal bounds stays inside (rounding
   CHECK(s(0) <= upper(0));
 }
 
-TEST_CASE("fuzz finding: viable ZOH with a subnormal deceleration brakes as the step rounds", "[regression][zoh]") {
+TEST_CASE("fuzz finding: viable ZOH with a subnormal deceleration brakes as the step rounds",
+          "[regression][zoh]") {
   // float, amin = -denorm_min, p near a subnormal p_max, pushed toward it from rest.
-  // (a) dt = 985: decel dt^2 is subnormal, so the long-horizon root sqrt(2 margin decel) - decel dt / 2
-  // is used; (decel / 2) rounded to 0, the half step was lost and the speed limit 1.4e-43 let the
-  // joint travel 1.3e-40 past a margin of 6.6e-42.
-  // (b) dt = 6.16: the brake step amin dt rounds to -6 denorm_min, the plan counted on 6.16; 2.6% less
-  // braking per step carried the joint 1.4e-40 past p_max after 14 steps. The plan now uses
-  // s = fl(decel dt), the brake the step applies.
+  // (a) dt = 985: decel dt^2 is subnormal, so the long-horizon root sqrt(2 margin decel) - decel dt
+  // / 2 is used; (decel / 2) rounded to 0, the half step was lost and the speed limit 1.4e-43 let
+  // the joint travel 1.3e-40 past a margin of 6.6e-42. (b) dt = 6.16: the brake step amin dt rounds
+  // to -6 denorm_min, the plan counted on 6.16; 2.6% less braking per step carried the
+  // joint 1.4e-40 past p_max after 14 steps. The plan now uses s = fl(decel dt), the brake the step
+  // applies.
   using StateF = claw::StateMatrix<float, 1>;
   StateF lower, upper;
   lower << -0x1.81c8p-136f, -0x1.81c8p-136f, -0x1p-149f;
@@ -177,14 +185,16 @@ TEST_CASE("fuzz finding: viable ZOH with a subnormal deceleration brakes as the 
   }
 }
 
-TEST_CASE("fuzz finding: viable ZOH stoppable speed for a margin above half the largest double", "[regression][zoh]") {
-  // (a) p = -0.72 max, p_max ~ 0, braking at 1.3e-117: r = margin / c overflows, and the long-horizon
-  // root took sqrt(2 margin) = sqrt(inf): no speed limit, the joint ran past p_max in five steps.
+TEST_CASE("fuzz finding: viable ZOH stoppable speed for a margin above half the largest double",
+          "[regression][zoh]") {
+  // (a) p = -0.72 max, p_max ~ 0, braking at 1.3e-117: r = margin / c overflows, and the
+  // long-horizon root took sqrt(2 margin) = sqrt(inf): no speed limit, the joint ran past p_max in
+  // five steps.
   State1 lower = column(-kMax, -kMax, -0x1.35c74389e58b6p-389);
   State1 upper = column(0x1.8e4a5a3e4dccp-464, kMax, kMax);
   State1 s = column(-0x1.6e696e696e696p+1023, 0.0, kMax / 4);
-  // The finite answer is the rounding-limited one, s / (2 eps) with s = decel dt (braking 6.6e-118 per
-  // step from the long-horizon speed 5e95 would round to no braking at all).
+  // The finite answer is the rounding-limited one, s / (2 eps) with s = decel dt (braking 6.6e-118
+  // per step from the long-horizon speed 5e95 would round to no braking at all).
   const double w = claw::detail::max_stoppable_speed(upper(0) - s(0), -lower(2), 0.5);
   REQUIRE(std::isfinite(w));
   const double s_d = -lower(2) * 0.5;
@@ -218,7 +228,8 @@ TEST_CASE("fuzz finding: viable ZOH stoppable speed for a margin above half the 
   }
 }
 
-TEST_CASE("fuzz finding: PdController holds a joint whose command state overflows", "[regression][pd]") {
+TEST_CASE("fuzz finding: PdController holds a joint whose command state overflows",
+          "[regression][pd]") {
   for (ZohMode mode : {ZohMode::JiminyCompatible, ZohMode::Viable}) {
     claw::PdController<double, 2> pd;
     auto settings = pd.settings();
@@ -247,13 +258,14 @@ TEST_CASE("fuzz finding: PdController holds a joint whose command state overflow
     s.row(2) = target.transpose();
     Eigen::Vector2d tau_f(7.0, 7.0);
     CHECK(claw::pd_controller(q, v, s, settings.bounds.lower, settings.bounds.upper, settings.kp,
-                              settings.kd, settings.effort_limit, 1.0, tau_f, mode) ==
-          Status::NumericalOverflow);
+                              settings.kd, settings.effort_limit, 1.0, tau_f,
+                              mode) == Status::NumericalOverflow);
     CHECK(s.topRows(2) == pd.command_state().topRows(2));
   }
 }
 
-TEST_CASE("fuzz finding: bounds [+inf, +inf] are refused, not clipped into", "[regression][zoh][pd]") {
+TEST_CASE("fuzz finding: bounds [+inf, +inf] are refused, not clipped into",
+          "[regression][zoh][pd]") {
   // validate_state_bounds accepted lower = upper = +inf; PdController::configure then clipped the
   // command state into it: p = +inf from finite inputs.
   claw::PdController<double, 1> pd;
@@ -264,12 +276,14 @@ TEST_CASE("fuzz finding: bounds [+inf, +inf] are refused, not clipped into", "[r
   CHECK(pd.command_state().allFinite());
   settings.bounds.lower << -1.0, -1.0, -1.0;
   settings.bounds.upper << -kInf, 1.0, 1.0;
-  CHECK(claw::validate_state_bounds(settings.bounds.lower, settings.bounds.upper) == Status::InvalidBounds);
+  CHECK(claw::validate_state_bounds(settings.bounds.lower, settings.bounds.upper) ==
+        Status::InvalidBounds);
   settings.bounds.upper << kInf, 1.0, 1.0;  // an absent upper bound is fine
   CHECK(pd.configure(settings) == Status::Ok);
 }
 
-TEST_CASE("fuzz finding: pd_adapter and PdAdapter hold a joint whose output overflows", "[regression][pd]") {
+TEST_CASE("fuzz finding: pd_adapter and PdAdapter hold a joint whose output overflows",
+          "[regression][pd]") {
   // (action - p) / step_dt = 2 max / 0.04 overflowed to inf with unbounded velocities.
   claw::StateMatrix<double, 2> state;
   state << -kMax, 0.0, 0.0, 0.0, 0.0, 0.0;
@@ -298,7 +312,8 @@ TEST_CASE("fuzz finding: pd_adapter and PdAdapter hold a joint whose output over
   CHECK(std::isfinite(out(1)));
 }
 
-TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme ratios", "[regression][limits]") {
+TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme ratios",
+          "[regression][limits]") {
   claw::EffortLimits<float, 1> limits;
   limits.kind = claw::EffortLimitKind::DcMotor;
   const float denorm = std::numeric_limits<float>::denorm_min();
@@ -327,7 +342,8 @@ TEST_CASE("fuzz finding: the DC-motor envelope does not overflow for extreme rat
   CHECK(u(0) == Approx(-0.6 * double(std::numeric_limits<float>::max())).epsilon(1e-5));
 }
 
-TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subnormal ratio", "[regression][limits]") {
+TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subnormal ratio",
+          "[regression][limits]") {
   // tsat = denorm_min, v = max: tsat / vlim is subnormal (10 significant bits lost); the envelope's
   // ends are -9.0243058503950252e-08, computed as (tsat v) / vlim.
   claw::EffortLimits<double, 1> limits;
@@ -342,7 +358,8 @@ TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subno
   CHECK(u(0) == Approx(-9.02430585039502522047e-08).epsilon(1e-14));
 }
 
-TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in its first order", "[regression][limits]") {
+TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in its first order",
+          "[regression][limits]") {
   // tsat = denorm_min, vlim = 6.1e-320, v = 0.5: tsat v rounds to 0, which was taken as the exact
   // speed term; w = tsat v / vlim = 4.05e-5, and the envelope is [-w - tsat, -w + tsat].
   claw::EffortLimits<double, 1> limits;
@@ -358,7 +375,8 @@ TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in 
   CHECK(u(0) == Approx(-w).epsilon(1e-12));
 }
 
-TEST_CASE("fuzz finding: DC-motor envelope past its edge speed is exactly -+tmax (subnormal vlim)", "[regression][limits]") {
+TEST_CASE("fuzz finding: DC-motor envelope past its edge speed is exactly -+tmax (subnormal vlim)",
+          "[regression][limits]") {
   // The edge speed vlim (1 + tmax/tsat) was subnormal and lost precision: at v = max the upper end
   // was -tmax (1 - 5.7e-14) instead of -tmax.
   claw::EffortLimits<double, 1> limits;
@@ -377,9 +395,11 @@ TEST_CASE("fuzz finding: DC-motor envelope past its edge speed is exactly -+tmax
   CHECK(u(0) == 0.0015609979400320384869);
 }
 
-TEST_CASE("fuzz finding: after fast-path steps, turning the slew limit on starts a first step", "[regression][pid]") {
+TEST_CASE("fuzz finding: after fast-path steps, turning the slew limit on starts a first step",
+          "[regression][pid]") {
   // The fast path keeps no slew state; the next step after configure() enabling the limiter is a
-  // first step (next_step_is_first), limited per SlewStart from the measurement, not from a stale 0.
+  // first step (next_step_is_first), limited per SlewStart from the measurement, not from a stale
+  // 0.
   claw::Pid<double, 1> pid;
   auto s = pid.settings();
   s.kp << 1.0;
@@ -395,7 +415,8 @@ TEST_CASE("fuzz finding: after fast-path steps, turning the slew limit on starts
   CHECK_FALSE(pid.next_step_is_first());
 }
 
-TEST_CASE("fuzz finding: Pid::reset(q, u) refuses an integral that overflows, touching nothing", "[regression][pid]") {
+TEST_CASE("fuzz finding: Pid::reset(q, u) refuses an integral that overflows, touching nothing",
+          "[regression][pid]") {
   claw::Pid<double, 1> pid;
   auto s = pid.settings();
   s.constant_effort << kMax;
@@ -412,9 +433,12 @@ TEST_CASE("fuzz finding: Pid::reset(q, u) refuses an integral that overflows, to
   CHECK(pid.integral_term()(0) == -kMax);
 }
 
-TEST_CASE("fuzz finding: IntegralClamp with ki = 0 and integral_max = inf is no clamp, not a NaN limit", "[regression][pid]") {
+TEST_CASE(
+    "fuzz finding: IntegralClamp with ki = 0 and integral_max = inf is no clamp, not a NaN limit",
+    "[regression][pid]") {
   // ki integral_max was 0 * inf = NaN: the clamp let any I through and |I| <= limit was never true.
-  // Now integral_max = +inf means no clamp for every ki; a finite integral_max with ki = 0 clamps I to 0.
+  // Now integral_max = +inf means no clamp for every ki; a finite integral_max with ki = 0 clamps I
+  // to 0.
   for (bool simple : {true, false}) {
     claw::Pid<double, 1> pid;
     auto s = pid.settings();
@@ -437,9 +461,11 @@ TEST_CASE("fuzz finding: IntegralClamp with ki = 0 and integral_max = inf is no 
   }
 }
 
-TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discrete update diverged)", "[regression][pid]") {
-  // In saturation I+ - I* = (1 - h/Tt)(I - I*): with h/Tt = 4 the integral grew x3 per step until it
-  // overflowed. For h >= 2 Tt (explicit or default Tt) the law now uses Tt = h: deadbeat, the
+TEST_CASE(
+    "fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discrete update diverged)",
+    "[regression][pid]") {
+  // In saturation I+ - I* = (1 - h/Tt)(I - I*): with h/Tt = 4 the integral grew x3 per step until
+  // it overflowed. For h >= 2 Tt (explicit or default Tt) the law now uses Tt = h: deadbeat, the
   // integral reaches its fixed point in one step. Below that, h/Tt is kept (control_toolbox's
   // defaults can give h/Tt = 1.6).
   claw::Pid<double, 1> pid;
@@ -483,14 +509,18 @@ TEST_CASE("fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discre
   CHECK(previous_distance < 1e-9);
 }
 
-TEST_CASE("fuzz finding: QpSolver refuses a subnormal Hessian (it said Ok with x = inf)", "[regression][qp]") {
+TEST_CASE("fuzz finding: QpSolver refuses a subnormal Hessian (it said Ok with x = inf)",
+          "[regression][qp]") {
   claw::QpSolverXf qp(1, 0);
   Eigen::Matrix<float, 1, 1> q;
   q << 6.88752208e-41f;  // positive, subnormal: the Cholesky test accepted it and x became inf
   REQUIRE(qp.set_hessian(q) == Status::InvalidProblem);  // now: a pivot below the smallest normal
 }
 
-TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight infeasibility tolerance)", "[regression][qp]") {
+TEST_CASE(
+    "fuzz finding: simple bounds in the QP working set hold exactly (tight infeasibility "
+    "tolerance)",
+    "[regression][qp]") {
   // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: the solve put x_0
   // one ulp off -1, which that tolerance counts as a violation. Bounds in W are now set exactly.
   // (Tolerances below eps are refused; the tightest valid ones still get x exact.)
@@ -511,10 +541,12 @@ TEST_CASE("fuzz finding: simple bounds in the QP working set hold exactly (tight
   CHECK((q * r.x + g - r.bound_multipliers).cwiseAbs().maxCoeff() <= 1e-12);
 }
 
-TEST_CASE("fuzz finding: a dependent row violated on its other side after the refresh is not set aside", "[regression][qp]") {
+TEST_CASE(
+    "fuzz finding: a dependent row violated on its other side after the refresh is not set aside",
+    "[regression][qp]") {
   // float, g_0 = 1.26e33: the steps drifted so far that the row, picked as violated below lbA, was
-  // at the fresh point violated above ubA by 5619; it was set aside as rounding and the solve said Ok
-  // there. Now the most violated constraint is picked again at the fresh point.
+  // at the fresh point violated above ubA by 5619; it was set aside as rounding and the solve said
+  // Ok there. Now the most violated constraint is picked again at the fresh point.
   claw::QpSolverXf qp(2, 1);
   Eigen::Matrix2f q;
   q << 1.2928884029388428f, 0.20718637108802795f, 0.20718637108802795f, 1.1465616226196289f;
@@ -528,7 +560,8 @@ TEST_CASE("fuzz finding: a dependent row violated on its other side after the re
   REQUIRE(qp.set_constraints(a) == Status::Ok);
   const auto& r = qp.solve(g, lb, ub, lba, uba);
   REQUIRE(r.status == Status::Ok);
-  // The minimiser: x_1 at its upper bound (~0), x_0 as low as the row allows: -x_0 - 6.48 x_1 = 0.5.
+  // The minimiser: x_1 at its upper bound (~0), x_0 as low as the row allows: -x_0 - 6.48 x_1 =
+  // 0.5.
   CHECK(r.x(0) == Approx(-0.5f).margin(1e-6));
   CHECK(r.x(1) == ub(1));
   const float row = a.row(0).dot(r.x);
@@ -537,7 +570,8 @@ TEST_CASE("fuzz finding: a dependent row violated on its other side after the re
   CHECK(r.residuals.primal <= 1e-6f);
 }
 
-TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only at the warm start", "[regression][qp]") {
+TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only at the warm start",
+          "[regression][qp]") {
   // A zero row made an equality 0 = -1 (infeasible). The warm start began at x = lb = -5e11, where
   // the threshold itol (1 + ||x||) was 5e7 and the miss of 1 passed; the solve then moved to
   // x = -2/3 and said Ok. The check is now repeated at the answer.
@@ -545,23 +579,29 @@ TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only 
   const Eigen::Matrix<float, 1, 1> q(0.75f), a(-0.0f), g(0.5f);
   REQUIRE(qp.set_hessian(q) == Status::Ok);
   REQUIRE(qp.set_constraints(a) == Status::Ok);
-  const auto& first = qp.solve(g, Eigen::Matrix<float, 1, 1>(0.42629134654998779f), Eigen::Matrix<float, 1, 1>(0.5f),
-                               Eigen::Matrix<float, 1, 1>(4.2745101382024586e-05f), Eigen::Matrix<float, 1, 1>(0.5f));
+  const auto& first = qp.solve(
+      g, Eigen::Matrix<float, 1, 1>(0.42629134654998779f), Eigen::Matrix<float, 1, 1>(0.5f),
+      Eigen::Matrix<float, 1, 1>(4.2745101382024586e-05f), Eigen::Matrix<float, 1, 1>(0.5f));
   // The zero row's value 0 misses [4.3e-5, 0.5]: infeasible, relative violation 1 (once within the
   // former threshold itol (1 + ||x||) and answered Ok); the certificate is that row alone.
   REQUIRE(first.status == Status::Infeasible);
   CHECK(first.constraint_multipliers(0) > 0.0f);
   const auto guess = first.active_set;
-  const auto& r = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f), Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
-                           Eigen::Matrix<float, 1, 1>(-1.0f), Eigen::Matrix<float, 1, 1>(-1.0f), guess);
+  const auto& r =
+      qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f),
+               Eigen::Matrix<float, 1, 1>(-0.55809873342514038f), Eigen::Matrix<float, 1, 1>(-1.0f),
+               Eigen::Matrix<float, 1, 1>(-1.0f), guess);
   CHECK(r.status == Status::Infeasible);
   // Cold, the same problem was already Infeasible.
-  const auto& cold = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f), Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
+  const auto& cold = qp.solve(g, Eigen::Matrix<float, 1, 1>(-502250668032.0f),
+                              Eigen::Matrix<float, 1, 1>(-0.55809873342514038f),
                               Eigen::Matrix<float, 1, 1>(-1.0f), Eigen::Matrix<float, 1, 1>(-1.0f));
   CHECK(cold.status == Status::Infeasible);
 }
 
-TEST_CASE("fuzz finding: a bound implied by two nearly parallel equalities does not make the QP cycle", "[regression][qp]") {
+TEST_CASE(
+    "fuzz finding: a bound implied by two nearly parallel equalities does not make the QP cycle",
+    "[regression][qp]") {
   // float: the equalities x0 + x1 + x2 = 3 and 0.99866 x0 + x1 + x2 = 2.99866 fix x0 = 1 up to
   // their rounding (x0 <= 1 then misses by 7e-5). Set aside, brought back at every change of W,
   // dropped again: 1000 iterations, MaxIterations. Set aside for the rest of the solve now.

@@ -1,5 +1,6 @@
 // tests/test_zoh.cpp: integrators/zoh.hpp against gym_jiminy's reference vectors (bit for bit), the
-// closed-form constant-acceleration trajectory, viable-mode invariants on random input, and bad input.
+// closed-form constant-acceleration trajectory, viable-mode invariants on random input, and bad
+// input.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -240,8 +241,7 @@ TEST_CASE("integrate_zoh refuses bad input and touches nothing", "[zoh][bad-inpu
   const MatrixXd before = state;
   for (ZohMode mode : {ZohMode::JiminyCompatible, ZohMode::Viable}) {
     REQUIRE(claw::integrate_zoh(state, lower, upper, -0.001, mode) == Status::NegativeTimeStep);
-    REQUIRE(claw::integrate_zoh(state, lower, upper, std::nan(""), mode) ==
-            Status::NonFiniteInput);
+    REQUIRE(claw::integrate_zoh(state, lower, upper, std::nan(""), mode) == Status::NonFiniteInput);
     REQUIRE(claw::integrate_zoh(state, lower, upper, kInf, mode) == Status::NonFiniteInput);
     REQUIRE(claw::integrate_zoh(state, lower, upper, 5e-10, mode) == Status::Ok);  // |dt| < 1e-9
     REQUIRE(state == before);
@@ -317,9 +317,10 @@ TEST_CASE("integrate_zoh allocates nothing", "[zoh][allocation]") {
   }
 }
 
-TEST_CASE("max_stoppable_speed: the rounded brake stops within the margin (float, wide ranges)", "[zoh][property]") {
-  // Braking as the viable step does it in float: s = fl(decel dt) per step, v <- fl(v - s), each step
-  // moving dt v (summed in double). From the returned speed the travel must stay within the
+TEST_CASE("max_stoppable_speed: the rounded brake stops within the margin (float, wide ranges)",
+          "[zoh][property]") {
+  // Braking as the viable step does it in float: s = fl(decel dt) per step, v <- fl(v - s), each
+  // step moving dt v (summed in double). From the returned speed the travel must stay within the
   // margin, for margins, decelerations and dt over 60 decades, subnormal and huge included.
   std::mt19937 rng(20261130);
   std::uniform_real_distribution<double> exponent(-44.0, 37.0), dt_exponent(-8.0, 4.0);
@@ -328,7 +329,8 @@ TEST_CASE("max_stoppable_speed: the rounded brake stops within the margin (float
     const float margin = float(std::pow(10.0, exponent(rng)));
     const float decel = float(std::pow(10.0, exponent(rng)));
     const float dt = float(std::pow(10.0, dt_exponent(rng)));
-    if (!(margin > 0.0f) || !(decel > 0.0f) || !std::isfinite(margin) || !std::isfinite(decel)) continue;
+    if (!(margin > 0.0f) || !(decel > 0.0f) || !std::isfinite(margin) || !std::isfinite(decel))
+      continue;
     const float w = claw::detail::max_stoppable_speed(margin, decel, dt);
     INFO("margin " << margin << " decel " << decel << " dt " << dt << " w " << w);
     REQUIRE(w >= 0.0f);

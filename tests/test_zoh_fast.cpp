@@ -1,7 +1,7 @@
-// tests/test_zoh_fast.cpp: the fast jiminy ZOH kernel (detail::zoh_joint_jiminy_fast, one division per
-// joint in the common case) against the reference detail::zoh_joint_jiminy, bit for bit, on random
-// and adversarial joint-steps; and PdController::update (fast kernel, vectorisable array loop)
-// against the reference per-joint update, bit for bit.
+// tests/test_zoh_fast.cpp: the fast jiminy ZOH kernel (detail::zoh_joint_jiminy_fast, one division
+// per joint in the common case) against the reference detail::zoh_joint_jiminy, bit for bit, on
+// random and adversarial joint-steps; and PdController::update (fast kernel, vectorisable array
+// loop) against the reference per-joint update, bit for bit.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -68,21 +68,21 @@ void check_step(const JointStep<S>& step, Family family, Counts<S>& counts) {
   S p_fast = step.p, v_fast = step.v, a_fast = step.a;
   claw::detail::zoh_joint_jiminy_fast(p_fast, v_fast, a_fast, step.b, step.dt, inverse);
   S p_try, v_try, a_try;
-  const bool certain = claw::detail::zoh_joint_jiminy_try_fast(step.p, step.v, step.a, step.b,
-                                                               step.dt, inverse, p_try, v_try, a_try);
+  const bool certain = claw::detail::zoh_joint_jiminy_try_fast(
+      step.p, step.v, step.a, step.b, step.dt, inverse, p_try, v_try, a_try);
   (certain ? counts.certain : counts.exact_path)[family]++;
-  const bool ok = same_bits(p_ref, p_fast) && same_bits(v_ref, v_fast) && same_bits(a_ref, a_fast) &&
-                  (!certain || (same_bits(p_ref, p_try) && same_bits(v_ref, v_try) &&
-                                same_bits(a_ref, a_try)));
+  const bool ok =
+      same_bits(p_ref, p_fast) && same_bits(v_ref, v_fast) && same_bits(a_ref, a_fast) &&
+      (!certain || (same_bits(p_ref, p_try) && same_bits(v_ref, v_try) && same_bits(a_ref, a_try)));
   if (!ok) {
     INFO(kFamilyNames[family] << std::hexfloat << ": p " << step.p << " v " << step.v << " a "
-                              << step.a << " dt " << step.dt << " bounds p [" << step.b.p_min << ", "
-                              << step.b.p_max << "] v [" << step.b.v_min << ", " << step.b.v_max
-                              << "] a [" << step.b.a_min << ", " << step.b.a_max << "] inverse "
-                              << inverse << " certain " << certain << "\nreference " << p_ref << " "
-                              << v_ref << " " << a_ref << "\nfast      " << p_fast << " " << v_fast
-                              << " " << a_fast << "\ntry       " << p_try << " " << v_try << " "
-                              << a_try);
+                              << step.a << " dt " << step.dt << " bounds p [" << step.b.p_min
+                              << ", " << step.b.p_max << "] v [" << step.b.v_min << ", "
+                              << step.b.v_max << "] a [" << step.b.a_min << ", " << step.b.a_max
+                              << "] inverse " << inverse << " certain " << certain << "\nreference "
+                              << p_ref << " " << v_ref << " " << a_ref << "\nfast      " << p_fast
+                              << " " << v_fast << " " << a_fast << "\ntry       " << p_try << " "
+                              << v_try << " " << a_try);
     REQUIRE(ok);
   }
 }
@@ -141,8 +141,8 @@ class Draw {
     if (kind == 0) lo = -kInf<S>;
     if (kind == 1) hi = kInf<S>;
     if (kind == 2) lo = -kInf<S>, hi = kInf<S>;
-    if (kind == 3) hi = lo;                 // degenerate
-    if (kind == 4) std::swap(lo, hi);       // lower > upper
+    if (kind == 3) hi = lo;            // degenerate
+    if (kind == 4) std::swap(lo, hi);  // lower > upper
     if (kind == 5) lo = hi = S(0);
   }
   void velocity_bounds(S& lo, S& hi) {
@@ -236,8 +236,8 @@ JointStep<S> horizon_near_integer(Draw<S>& draw, S dt) {
     s.b.a_max = draw.log_uniform(-1, 4);
   const double top = (sizeof(S) >= 8) ? 15.7 : 6.9;  // n up to ~2^52 / ~2^23
   const int pick = draw.integer(0, 3);
-  const S n = pick == 0 ? S(draw.integer(1, 4))
-                        : std::floor(draw.log_uniform(0, pick == 1 ? 3 : top));
+  const S n =
+      pick == 0 ? S(draw.integer(1, 4)) : std::floor(draw.log_uniform(0, pick == 1 ? 3 : top));
   // Two ways to land near n: v0 = n amax dt rounded in either order.
   const S base = draw.chance(0.5) ? (n * s.b.a_max) * s.dt : (n * s.dt) * s.b.a_max;
   s.v = draw.sign() * Draw<S>::nudge(base, draw.integer(-48, 48));
@@ -371,13 +371,14 @@ Status reference_update(StateT& state, const BoundsT& bounds, const VecT& kp, co
     const S a_before = state(2, j);
     state(2, j) = target(j);
     const auto b = claw::detail::joint_bounds(bounds.lower, bounds.upper, j);
-    if (!claw::detail::zoh_joint_or_hold(state(0, j), state(1, j), state(2, j),
-                                         [&](S& p, S& w, S& a) { claw::detail::zoh_joint_jiminy(p, w, a, b, dt); })) {
+    if (!claw::detail::zoh_joint_or_hold(
+            state(0, j), state(1, j), state(2, j),
+            [&](S& p, S& w, S& a) { claw::detail::zoh_joint_jiminy(p, w, a, b, dt); })) {
       state(2, j) = a_before;
       status = Status::NumericalOverflow;
     }
-    if (!claw::detail::pd_joint_effort(state(0, j), state(1, j), q(j), v(j), kp(j), kd(j),
-                                       limit(j), out(j)))
+    if (!claw::detail::pd_joint_effort(state(0, j), state(1, j), q(j), v(j), kp(j), kd(j), limit(j),
+                                       out(j)))
       status = Status::NumericalOverflow;
   }
   return status;
@@ -395,7 +396,8 @@ bool same_bits_all(const Eigen::MatrixBase<A>& x, const Eigen::MatrixBase<B>& y)
 /// A valid block setting (lower <= upper, amax > 0) and a state with some joints built to sit on
 /// the fast path's decision boundaries, for n joints.
 template <typename S, int N>
-void random_block(Draw<S>& draw, Eigen::Index n, typename claw::PdController<S, N>::Settings& settings,
+void random_block(Draw<S>& draw, Eigen::Index n,
+                  typename claw::PdController<S, N>::Settings& settings,
                   claw::StateMatrix<S, N>& state) {
   settings.bounds.lower.resize(3, n);
   settings.bounds.upper.resize(3, n);
@@ -413,7 +415,8 @@ void random_block(Draw<S>& draw, Eigen::Index n, typename claw::PdController<S, 
                      : kind == 3 ? draw.random_step(dt)
                                  : draw.ordinary_step(dt);
     // The block holds a finite state; make the bounds valid for it: ordered, amax > 0.
-    if (!std::isfinite(s.p) || !std::isfinite(s.v) || !std::isfinite(s.a)) s = draw.ordinary_step(dt);
+    if (!std::isfinite(s.p) || !std::isfinite(s.v) || !std::isfinite(s.a))
+      s = draw.ordinary_step(dt);
     if (s.b.p_min > s.b.p_max) std::swap(s.b.p_min, s.b.p_max);
     if (s.b.v_min > s.b.v_max) std::swap(s.b.v_min, s.b.v_max);
     if (!(s.b.a_max > S(0))) s.b.a_max = draw.log_uniform(-1, 4);
@@ -425,7 +428,8 @@ void random_block(Draw<S>& draw, Eigen::Index n, typename claw::PdController<S, 
     for (S* hi : {&s.b.p_max, &s.b.v_max})
       if (*hi == -kInf<S>) *hi = kInf<S>;
     if (kind == 4) s.b.p_min = -kInf<S>, s.b.p_max = kInf<S>;  // unbounded joints in the batch
-    if (kind == 5 && std::isfinite(s.b.p_max)) s.p = s.b.p_max + draw.log_uniform(-3, 0);  // outside
+    if (kind == 5 && std::isfinite(s.b.p_max))
+      s.p = s.b.p_max + draw.log_uniform(-3, 0);  // outside
     settings.bounds.lower.col(j) << s.b.p_min, s.b.v_min, s.b.a_min;
     settings.bounds.upper.col(j) << s.b.p_max, s.b.v_max, s.b.a_max;
     state.col(j) << s.p, s.v, s.a;
@@ -476,9 +480,9 @@ void compare_block(Draw<S>& draw, Eigen::Index n, int steps, Call&& call, PathCo
     Vec out_block = Vec::Constant(n, S(7));
     if (out_is_target) out_block = target;
     Vec out_reference = out_block;
-    const Status expected = reference_update(reference, settings.bounds, settings.kp, settings.kd,
-                                             settings.effort_limit, settings.control_dt, q, v,
-                                             target, out_reference);
+    const Status expected =
+        reference_update(reference, settings.bounds, settings.kp, settings.kd,
+                         settings.effort_limit, settings.control_dt, q, v, target, out_reference);
     const Status got = call(block, q, v, target, out_block);
     INFO("n " << n << " step " << k);
     REQUIRE(got == expected);
@@ -516,8 +520,8 @@ TEST_CASE("PdController::update (fast kernel) equals the reference update bit fo
       rows.row(0) = q.transpose();
       rows.row(1) = v.transpose();
       rows.row(2) = target.transpose();
-      return block.update(rows.row(0).transpose(), rows.row(1).transpose(),
-                          rows.row(2).transpose(), out);
+      return block.update(rows.row(0).transpose(), rows.row(1).transpose(), rows.row(2).transpose(),
+                          out);
     };
     compare_block<double, claw::Dynamic>(draw, 100, 5, strided, paths);
     const auto aliased = [](auto& block, const auto& q, const auto& v, const auto& target,

@@ -1,5 +1,6 @@
 // tests/compile/drop_status.cpp: a caller that drops a claw::Status (CLAW_DROP_STATUS=1) or uses
-// it (0). ctest compiles both with -Werror: [[nodiscard]] must make the first fail, the second pass.
+// it (0). ctest compiles both with -Werror: [[nodiscard]] must make the first fail, the second
+// pass.
 #include "claw/laws/pid.hpp"
 
 int main() {

@@ -1,9 +1,10 @@
-// tests/fuzz/fuzz_fliqc.cpp: libFuzzer target for FliqcFilter (claw/filters/fliqc.hpp), n <= 7 joints,
-// at most 4 distances, float and double, a sequence of cycles with random settings and inputs (NaN,
-// Inf, huge, tiny, zero rows). The contract: invalid settings are refused and the old ones stay; the
-// command is always finite; with Ok and a solved cycle the velocity bounds and the predicted distance
-// constraints hold within the solver's tolerance; with no active distance the guide comes back
-// unchanged; any other status applies the fallback (Stop: zero; least violation: within the bounds).
+// tests/fuzz/fuzz_fliqc.cpp: libFuzzer target for FliqcFilter (claw/filters/fliqc.hpp), n <= 7
+// joints, at most 4 distances, float and double, a sequence of cycles with random settings and
+// inputs (NaN, Inf, huge, tiny, zero rows). The contract: invalid settings are refused and the old
+// ones stay; the command is always finite; with Ok and a solved cycle the velocity bounds and the
+// predicted distance constraints hold within the solver's tolerance; with no active distance the
+// guide comes back unchanged; any other status applies the fallback (Stop: zero; least violation:
+// within the bounds).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -97,7 +98,8 @@ void run(FuzzInput& in) {
       }
       CLAW_FUZZ_CHECK(r.velocity_scaled == (scale < Scalar(1)), "velocity_scaled misreported");
       if (!r.velocity_scaled) {
-        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(r.qdot, guide), "no active distance, but qdot != guide");
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(r.qdot, guide),
+                        "no active distance, but qdot != guide");
         continue;
       }
       for (int j = 0; j < n; ++j) {
@@ -116,8 +118,9 @@ void run(FuzzInput& in) {
         const int i = r.active_rows(k);
         const Scalar row_norm = s.dt * p.row(i).norm();
         const Scalar lhs = psi(i) - s.eps + s.dt * p.row(i).dot(r.qdot);
-        const Scalar rounding = Scalar(16) * eps * (std::fabs(psi(i)) + std::fabs(s.eps) +
-                                                    s.dt * p.row(i).cwiseAbs().dot(r.qdot.cwiseAbs()));
+        const Scalar rounding = Scalar(16) * eps *
+                                (std::fabs(psi(i)) + std::fabs(s.eps) +
+                                 s.dt * p.row(i).cwiseAbs().dot(r.qdot.cwiseAbs()));
         CLAW_FUZZ_CHECK(!(lhs < -(tol * std::max(Scalar(1), row_norm) + rounding)),
                         "Ok command violates a predicted distance constraint");
         CLAW_FUZZ_CHECK(r.lambda(k) >= -tol, "negative lambda");

@@ -1,5 +1,6 @@
-// tests/fuzz/fuzz_input.hpp: what the libFuzzer targets share: a reader that decodes the fuzz bytes into
-// sizes, choices and floating-point values (ordinary, special and raw), and the contract checks' helpers.
+// tests/fuzz/fuzz_input.hpp: what the libFuzzer targets share: a reader that decodes the fuzz bytes
+// into sizes, choices and floating-point values (ordinary, special and raw), and the contract
+// checks' helpers.
 #pragma once
 
 #include <Eigen/Core>
@@ -14,25 +15,25 @@
 namespace claw_fuzz {
 
 /// Aborts the fuzz run with a message (libFuzzer then saves the input as a crash).
-#define CLAW_FUZZ_CHECK(condition, message)                                                      \
-  do {                                                                                           \
-    if (!(condition)) {                                                                          \
-      std::fprintf(stderr, "contract violation: %s (%s) at %s:%d\n", message, #condition,       \
-                   __FILE__, __LINE__);                                                          \
-      __builtin_trap();                                                                          \
-    }                                                                                            \
+#define CLAW_FUZZ_CHECK(condition, message)                                               \
+  do {                                                                                    \
+    if (!(condition)) {                                                                   \
+      std::fprintf(stderr, "contract violation: %s (%s) at %s:%d\n", message, #condition, \
+                   __FILE__, __LINE__);                                                   \
+      __builtin_trap();                                                                   \
+    }                                                                                     \
   } while (0)
 
 /// Defines LLVMFuzzerTestOneInput: the first byte picks double or float, the rest goes to
 /// run<Scalar>(FuzzInput&), the target's template.
-#define CLAW_FUZZ_ENTRY_FLOAT_AND_DOUBLE(run)                                                    \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {            \
-    claw_fuzz::FuzzInput in(data, size);                                                         \
-    if (in.boolean())                                                                            \
-      run<double>(in);                                                                           \
-    else                                                                                         \
-      run<float>(in);                                                                            \
-    return 0;                                                                                    \
+#define CLAW_FUZZ_ENTRY_FLOAT_AND_DOUBLE(run)                                         \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    claw_fuzz::FuzzInput in(data, size);                                              \
+    if (in.boolean())                                                                 \
+      run<double>(in);                                                                \
+    else                                                                              \
+      run<float>(in);                                                                 \
+    return 0;                                                                         \
   }
 
 /// Reads the fuzz bytes front to back. Past the end every read returns 0 (or the lowest choice),
@@ -111,7 +112,8 @@ class FuzzInput {
     // plus the extremes of the exponent range.
     const std::uint16_t m = u16();
     const Scalar unit = Scalar(m) / Scalar(32767.5) - Scalar(1);
-    static constexpr int kExponents[] = {0, 0, 0, 0, 1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 9, -9, 12, -12};
+    static constexpr int kExponents[] = {0,  0, 0,  0, 1,  -1, 2,  -2, 3,
+                                         -3, 4, -4, 6, -6, 9,  -9, 12, -12};
     const int count = static_cast<int>(sizeof(kExponents) / sizeof(kExponents[0]));
     int e;
     if (selector % 16 != 15) {
@@ -127,30 +129,54 @@ class FuzzInput {
   static Scalar special(int index) noexcept {
     using L = std::numeric_limits<Scalar>;
     switch (index % 24) {
-      case 0: return L::quiet_NaN();
-      case 1: return L::infinity();
-      case 2: return -L::infinity();
-      case 3: return Scalar(0);
-      case 4: return -Scalar(0);
-      case 5: return L::denorm_min();
-      case 6: return -L::denorm_min();
-      case 7: return L::min();
-      case 8: return -L::min();
-      case 9: return L::max();
-      case 10: return -L::max();
-      case 11: return L::epsilon();
-      case 12: return Scalar(1);
-      case 13: return -Scalar(1);
-      case 14: return L::max() / Scalar(4);
-      case 15: return -L::max() / Scalar(4);
-      case 16: return L::min() * Scalar(1024);  // still subnormal * 2^10: a small normal
-      case 17: return L::denorm_min() * Scalar(12345);
-      case 18: return Scalar(1e-9);
-      case 19: return Scalar(1e9);
-      case 20: return std::sqrt(L::max());
-      case 21: return -std::sqrt(L::max());
-      case 22: return Scalar(0.5);
-      default: return L::signaling_NaN();
+      case 0:
+        return L::quiet_NaN();
+      case 1:
+        return L::infinity();
+      case 2:
+        return -L::infinity();
+      case 3:
+        return Scalar(0);
+      case 4:
+        return -Scalar(0);
+      case 5:
+        return L::denorm_min();
+      case 6:
+        return -L::denorm_min();
+      case 7:
+        return L::min();
+      case 8:
+        return -L::min();
+      case 9:
+        return L::max();
+      case 10:
+        return -L::max();
+      case 11:
+        return L::epsilon();
+      case 12:
+        return Scalar(1);
+      case 13:
+        return -Scalar(1);
+      case 14:
+        return L::max() / Scalar(4);
+      case 15:
+        return -L::max() / Scalar(4);
+      case 16:
+        return L::min() * Scalar(1024);  // still subnormal * 2^10: a small normal
+      case 17:
+        return L::denorm_min() * Scalar(12345);
+      case 18:
+        return Scalar(1e-9);
+      case 19:
+        return Scalar(1e9);
+      case 20:
+        return std::sqrt(L::max());
+      case 21:
+        return -std::sqrt(L::max());
+      case 22:
+        return Scalar(0.5);
+      default:
+        return L::signaling_NaN();
     }
   }
 

@@ -1,10 +1,11 @@
 // tests/fuzz/fuzz_lcqp.cpp: libFuzzer target for LcqpSolver (claw/solvers/lcqp.hpp), bounded sizes
-// n <= 8, nc <= 4, m <= 4, float and double. Any data: a refusal has its documented status and x = 0;
-// Ok means a finite point that passes the documented acceptance test (bounds, rows, natural
+// n <= 8, nc <= 4, m <= 4, float and double. Any data: a refusal has its documented status and x =
+// 0; Ok means a finite point that passes the documented acceptance test (bounds, rows, natural
 // residual within feasibility_tolerance); the status is one of the documented ones. Moderate double
 // problems: branch and bound's certified answer is no worse than any of the 2^m branch QPs (each
 // solved by QpSolver) beyond what the branch's point gained from its violations within the
-// tolerance (see claw_test::LcqpBranches), and Infeasible only when no branch QP is clearly feasible.
+// tolerance (see claw_test::LcqpBranches), and Infeasible only when no branch QP is clearly
+// feasible.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -32,7 +33,8 @@ using Problem = typename Solver<Scalar>::Problem;
 /// The acceptance test of LcqpSettings::feasibility_tolerance, recomputed here, with room for the
 /// rounding of the row products.
 template <typename Scalar>
-bool acceptable(const Problem<Scalar>& p, const claw::Vector<Scalar, claw::Dynamic, kMaxN>& x, Scalar tolerance) {
+bool acceptable(const Problem<Scalar>& p, const claw::Vector<Scalar, claw::Dynamic, kMaxN>& x,
+                Scalar tolerance) {
   const Scalar eps = std::numeric_limits<Scalar>::epsilon();
   const Scalar t = tolerance * (Scalar(1) + x.cwiseAbs().maxCoeff());
   const auto n = static_cast<Scalar>(x.size());
@@ -40,7 +42,8 @@ bool acceptable(const Problem<Scalar>& p, const claw::Vector<Scalar, claw::Dynam
     if (p.lb(i) - x(i) > t || x(i) - p.ub(i) > t) return false;
   auto row_ok = [&](const auto& row, Scalar lo, Scalar hi, Scalar& value, Scalar& slack) {
     value = row.dot(x);
-    slack = t * std::max(Scalar(1), row.norm()) + Scalar(8) * n * eps * row.cwiseAbs().dot(x.cwiseAbs());
+    slack = t * std::max(Scalar(1), row.norm()) +
+            Scalar(8) * n * eps * row.cwiseAbs().dot(x.cwiseAbs());
     return !(lo - value > slack || value - hi > slack);
   };
   Scalar v, s;
@@ -105,7 +108,8 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   const Eigen::Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
   Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, 0, kMaxN, kMaxN> b(n, n);
   claw_fuzz::fill_moderate(in, b);
-  p.Q = b.transpose() * b / Scalar(n) + Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, 0, kMaxN, kMaxN>::Identity(n, n);
+  p.Q = b.transpose() * b / Scalar(n) +
+        Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, 0, kMaxN, kMaxN>::Identity(n, n);
   claw_fuzz::fill_moderate(in, p.g);
   claw_fuzz::fill_moderate(in, p.A);
   const bool selector = in.boolean();
@@ -119,8 +123,10 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
     for (Eigen::Index j = 0; j < n; ++j) p.R(i, j) = in.moderate<Scalar>();
     p.lbL(i) = in.boolean() ? Scalar(0) : in.uniform(Scalar(-1), Scalar(1));
     p.lbR(i) = in.uniform(Scalar(-1), Scalar(1));
-    p.ubL(i) = in.boolean() ? claw::infinity<Scalar>() : p.lbL(i) + in.uniform(Scalar(0), Scalar(5));
-    p.ubR(i) = in.boolean() ? claw::infinity<Scalar>() : p.lbR(i) + in.uniform(Scalar(0), Scalar(5));
+    p.ubL(i) =
+        in.boolean() ? claw::infinity<Scalar>() : p.lbL(i) + in.uniform(Scalar(0), Scalar(5));
+    p.ubR(i) =
+        in.boolean() ? claw::infinity<Scalar>() : p.lbR(i) + in.uniform(Scalar(0), Scalar(5));
   }
   for (Eigen::Index i = 0; i < n; ++i) {
     const Scalar width = in.uniform(Scalar(0.5), Scalar(10));
@@ -135,7 +141,7 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
   }
   auto settings = solver.settings();
   settings.max_pairs_for_branch_and_bound = in.boolean() ? 24 : 0;  // sometimes the homotopy
-  settings.use_monotone_path = in.integer(0, 3) != 0;  // mostly on
+  settings.use_monotone_path = in.integer(0, 3) != 0;               // mostly on
   CLAW_FUZZ_CHECK(solver.set_settings(settings) == Status::Ok, "valid settings refused");
   const auto& r = solver.solve(p);
   check_result(p, solver);
@@ -151,7 +157,8 @@ void run_moderate(FuzzInput& in, Solver<Scalar>& solver, Problem<Scalar>& p) {
     if (!branches.hessian_accepted) return;
     const Scalar best = branches.certified_ceiling;
     if (r.status == Status::Infeasible) {
-      CLAW_FUZZ_CHECK(!branches.clearly_feasible, "Infeasible, but a branch QP is clearly feasible");
+      CLAW_FUZZ_CHECK(!branches.clearly_feasible,
+                      "Infeasible, but a branch QP is clearly feasible");
     } else if (r.status == Status::Ok && r.certified_global && std::isfinite(best)) {
       CLAW_FUZZ_CHECK(r.objective <= best + Scalar(1e-6) * std::max(Scalar(1), std::fabs(best)),
                       "certified optimum worse than the best branch beyond its tolerance");

@@ -1,6 +1,6 @@
-// tests/fuzz/fuzz_pd_adapter.cpp: libFuzzer target for the PD adapter (claw/blocks/pd_adapter.hpp), the
-// block PdAdapter and the free function pd_adapter: refused settings and calls touch nothing, finite in ->
-// finite out, and the block equals the function bit for bit.
+// tests/fuzz/fuzz_pd_adapter.cpp: libFuzzer target for the PD adapter (claw/blocks/pd_adapter.hpp),
+// the block PdAdapter and the free function pd_adapter: refused settings and calls touch nothing,
+// finite in -> finite out, and the block equals the function bit for bit.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -31,13 +31,17 @@ void run(FuzzInput& in) {
     for (Eigen::Index j = 0; j < n; ++j)
       for (int i = 0; i < 3; ++i) {
         const bool unbounded = in.byte() % 8 == 0;
-        s.bounds.lower(i, j) = unbounded ? -claw::infinity<Scalar>() : -std::fabs(in.finite<Scalar>());
-        s.bounds.upper(i, j) = unbounded ? claw::infinity<Scalar>() : std::fabs(in.finite<Scalar>());
+        s.bounds.lower(i, j) =
+            unbounded ? -claw::infinity<Scalar>() : -std::fabs(in.finite<Scalar>());
+        s.bounds.upper(i, j) =
+            unbounded ? claw::infinity<Scalar>() : std::fabs(in.finite<Scalar>());
       }
-    for (Eigen::Index j = 0; j < n; ++j) s.bounds.upper(2, j) = std::fmax(s.bounds.upper(2, j), Scalar(1));
+    for (Eigen::Index j = 0; j < n; ++j)
+      s.bounds.upper(2, j) = std::fmax(s.bounds.upper(2, j), Scalar(1));
     s.mode = in.boolean() ? claw::ZohMode::Viable : claw::ZohMode::JiminyCompatible;
     if (s.mode == claw::ZohMode::Viable)
-      for (Eigen::Index j = 0; j < n; ++j) s.bounds.lower(2, j) = std::fmin(s.bounds.lower(2, j), Scalar(-1));
+      for (Eigen::Index j = 0; j < n; ++j)
+        s.bounds.lower(2, j) = std::fmin(s.bounds.lower(2, j), Scalar(-1));
     CLAW_FUZZ_CHECK(pd.configure(s) == Status::Ok, "valid controller settings refused");
   }
   {
@@ -63,11 +67,13 @@ void run(FuzzInput& in) {
       for (Eigen::Index j = 0; j < n; ++j) valid = valid && s.velocity_deadband(j) >= 0;
       const typename Adapter::Settings old = adapter.settings();
       const Status status = adapter.configure(s);
-      CLAW_FUZZ_CHECK((status == Status::Ok) == valid, "PdAdapter::configure status differs from validity");
+      CLAW_FUZZ_CHECK((status == Status::Ok) == valid,
+                      "PdAdapter::configure status differs from validity");
       if (status != Status::Ok)
-        CLAW_FUZZ_CHECK(claw_fuzz::same_scalar_bits(adapter.settings().step_dt, old.step_dt) &&
-                            claw_fuzz::same_bits(adapter.settings().velocity_deadband, old.velocity_deadband),
-                        "PdAdapter::configure: refused settings installed");
+        CLAW_FUZZ_CHECK(
+            claw_fuzz::same_scalar_bits(adapter.settings().step_dt, old.step_dt) &&
+                claw_fuzz::same_bits(adapter.settings().velocity_deadband, old.velocity_deadband),
+            "PdAdapter::configure: refused settings installed");
       continue;
     }
     const bool raw = in.byte() % 4 == 0;
@@ -84,24 +90,29 @@ void run(FuzzInput& in) {
       claw_fuzz::fill_values(in, deadband);
       const bool with_deadband = in.boolean();
       const State state_before = state;
-      const Vec out_before = out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written through Eigen's const MatrixBase& idiom
+      const Vec out_before =
+          out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written
+                // through Eigen's const MatrixBase& idiom
       const Status status =
           with_deadband ? claw::pd_adapter(action, s.order, state, bounds.lower, bounds.upper,
                                            s.instantaneous, deadband, dt, out)
                         : claw::pd_adapter(action, s.order, state, bounds.lower, bounds.upper,
                                            s.instantaneous, deadband.head(0), dt, out);
       if (status != Status::Ok && status != Status::NumericalOverflow) {
-        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, out_before) && claw_fuzz::same_bits(state, state_before),
-                        "pd_adapter: a refused call touched its outputs");
+        CLAW_FUZZ_CHECK(
+            claw_fuzz::same_bits(out, out_before) && claw_fuzz::same_bits(state, state_before),
+            "pd_adapter: a refused call touched its outputs");
         continue;
       }
       if (!std::isfinite(dt)) CLAW_FUZZ_CHECK(false, "pd_adapter accepted a non-finite step_dt");
       if (std::fabs(dt) < Scalar(CLAW_MIN_TIME_STEP)) {
-        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, out_before) && claw_fuzz::same_bits(state, state_before),
-                        "pd_adapter: |step_dt| < 1e-9 touched its outputs");
+        CLAW_FUZZ_CHECK(
+            claw_fuzz::same_bits(out, out_before) && claw_fuzz::same_bits(state, state_before),
+            "pd_adapter: |step_dt| < 1e-9 touched its outputs");
         continue;
       }
-      CLAW_FUZZ_CHECK(finite_action && claw_fuzz::finite(state_before), "pd_adapter accepted non-finite input");
+      CLAW_FUZZ_CHECK(finite_action && claw_fuzz::finite(state_before),
+                      "pd_adapter accepted non-finite input");
       if (with_deadband)
         for (Eigen::Index j = 0; j < n; ++j)
           CLAW_FUZZ_CHECK(deadband(j) >= 0, "pd_adapter accepted a bad deadband");
@@ -116,12 +127,14 @@ void run(FuzzInput& in) {
     reference_out = out;
     const Vec empty(0);
     const Status reference_status =
-        s.use_deadband ? claw::pd_adapter(action, s.order, reference_state, bounds.lower, bounds.upper,
-                                          s.instantaneous, s.velocity_deadband, s.step_dt, reference_out)
-                       : claw::pd_adapter(action, s.order, reference_state, bounds.lower, bounds.upper,
-                                          s.instantaneous, empty, s.step_dt, reference_out);
+        s.use_deadband
+            ? claw::pd_adapter(action, s.order, reference_state, bounds.lower, bounds.upper,
+                               s.instantaneous, s.velocity_deadband, s.step_dt, reference_out)
+            : claw::pd_adapter(action, s.order, reference_state, bounds.lower, bounds.upper,
+                               s.instantaneous, empty, s.step_dt, reference_out);
     const State state_before = pd.command_state();
-    const Vec out_before = out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written through Eigen's const MatrixBase& idiom
+    const Vec out_before = out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot;
+                                 // out is written through Eigen's const MatrixBase& idiom
     const Status status = adapter.update(action, pd, out);
     CLAW_FUZZ_CHECK(status == reference_status, "PdAdapter and pd_adapter statuses differ");
     CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, reference_out) &&

@@ -1,6 +1,7 @@
-// tests/fuzz/fuzz_pd_controller.cpp: libFuzzer target for the PD block PdController and the free function
-// pd_controller (claw/blocks/pd_controller.hpp): settings refused keep the old ones, refused calls touch
-// nothing, finite in -> finite out, |tau| <= effort limit, and the block equals the function bit for bit.
+// tests/fuzz/fuzz_pd_controller.cpp: libFuzzer target for the PD block PdController and the free
+// function pd_controller (claw/blocks/pd_controller.hpp): settings refused keep the old ones,
+// refused calls touch nothing, finite in -> finite out, |tau| <= effort limit, and the block equals
+// the function bit for bit.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,8 +36,10 @@ void run(FuzzInput& in) {
           s.bounds.upper(i, j) = in.value<Scalar>();
         } else {
           const bool unbounded = in.byte() % 8 == 0;
-          s.bounds.lower(i, j) = unbounded ? -claw::infinity<Scalar>() : -std::fabs(in.finite<Scalar>());
-          s.bounds.upper(i, j) = unbounded ? claw::infinity<Scalar>() : std::fabs(in.finite<Scalar>());
+          s.bounds.lower(i, j) =
+              unbounded ? -claw::infinity<Scalar>() : -std::fabs(in.finite<Scalar>());
+          s.bounds.upper(i, j) =
+              unbounded ? claw::infinity<Scalar>() : std::fabs(in.finite<Scalar>());
         }
       }
       s.kp(j) = raw ? in.value<Scalar>() : std::fabs(in.finite<Scalar>());
@@ -50,9 +53,11 @@ void run(FuzzInput& in) {
 
   // The documented validity of a settings object.
   auto valid = [&](const typename Block::Settings& s) {
-    if (claw::validate_state_bounds(s.bounds.lower, s.bounds.upper, s.mode) != Status::Ok) return false;
+    if (claw::validate_state_bounds(s.bounds.lower, s.bounds.upper, s.mode) != Status::Ok)
+      return false;
     for (Eigen::Index j = 0; j < n; ++j) {
-      if (!std::isfinite(s.kp(j)) || s.kp(j) < 0 || !std::isfinite(s.kd(j)) || s.kd(j) < 0) return false;
+      if (!std::isfinite(s.kp(j)) || s.kp(j) < 0 || !std::isfinite(s.kd(j)) || s.kd(j) < 0)
+        return false;
       if (std::isnan(s.effort_limit(j)) || s.effort_limit(j) < 0) return false;
     }
     return std::isfinite(s.control_dt) && s.control_dt >= Scalar(CLAW_MIN_TIME_STEP);
@@ -80,7 +85,8 @@ void run(FuzzInput& in) {
   // The effort limit holds for every written output.
   auto check_out = [&](const Vec& o, const Vec& before, Status status) {
     for (Eigen::Index j = 0; j < n; ++j) {
-      if (status == Status::NumericalOverflow && claw_fuzz::same_scalar_bits(o(j), before(j))) continue;
+      if (status == Status::NumericalOverflow && claw_fuzz::same_scalar_bits(o(j), before(j)))
+        continue;
       CLAW_FUZZ_CHECK(std::isfinite(o(j)), "finite input gave a non-finite effort");
       const Scalar lim = pd.settings().effort_limit(j);
       CLAW_FUZZ_CHECK(std::fabs(o(j)) <= lim, "effort above its limit");
@@ -117,9 +123,11 @@ void run(FuzzInput& in) {
         const Vec kp_old = pd.settings().kp;
         status = pd.set_gains(kp, kd);
         if (status != Status::Ok)
-          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.settings().kp, kp_old), "set_gains: refused gains installed");
+          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.settings().kp, kp_old),
+                          "set_gains: refused gains installed");
         else
-          CLAW_FUZZ_CHECK(claw_fuzz::finite(kp) && kp.minCoeff() >= 0 && claw_fuzz::finite(kd) && kd.minCoeff() >= 0,
+          CLAW_FUZZ_CHECK(claw_fuzz::finite(kp) && kp.minCoeff() >= 0 && claw_fuzz::finite(kd) &&
+                              kd.minCoeff() >= 0,
                           "set_gains accepted invalid gains");
         continue;
       }
@@ -128,7 +136,8 @@ void run(FuzzInput& in) {
         status = pd.set_effort_limit(limit);
         if (status == Status::Ok)
           for (Eigen::Index j = 0; j < n; ++j)
-            CLAW_FUZZ_CHECK(!std::isnan(limit(j)) && limit(j) >= 0, "set_effort_limit accepted a bad limit");
+            CLAW_FUZZ_CHECK(!std::isnan(limit(j)) && limit(j) >= 0,
+                            "set_effort_limit accepted a bad limit");
         continue;
       }
       case 4: {
@@ -137,7 +146,8 @@ void run(FuzzInput& in) {
         status = pd.set_command_state(s);
         CLAW_FUZZ_CHECK((status == Status::Ok) == claw_fuzz::finite(s), "set_command_state status");
         if (status != Status::Ok)
-          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.command_state(), state_before), "set_command_state touched");
+          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.command_state(), state_before),
+                          "set_command_state touched");
         continue;
       }
       case 5: {
@@ -157,7 +167,9 @@ void run(FuzzInput& in) {
         // The block's update against the free function on a copy of the command state.
         State reference_state = pd.command_state();
         reference_state.row(2) = target.transpose();
-        Vec reference_out = out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written through Eigen's const MatrixBase& idiom
+        Vec reference_out =
+            out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written
+                  // through Eigen's const MatrixBase& idiom
         const typename Block::Settings& s = pd.settings();
         const Status reference_status =
             claw::pd_controller(q, v, reference_state, s.bounds.lower, s.bounds.upper, s.kp, s.kd,
@@ -170,33 +182,39 @@ void run(FuzzInput& in) {
                           "block refused what integrate_zoh refuses as InvalidBounds");
         } else if (inputs_finite) {
           CLAW_FUZZ_CHECK(status == reference_status, "block and function statuses differ");
-          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, reference_out), "block and function efforts differ");
+          CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, reference_out),
+                          "block and function efforts differ");
           if (status == Status::Ok || status == Status::NumericalOverflow)
-            CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.command_state().topRows(2), reference_state.topRows(2)),
-                            "block and function command states differ");
+            CLAW_FUZZ_CHECK(
+                claw_fuzz::same_bits(pd.command_state().topRows(2), reference_state.topRows(2)),
+                "block and function command states differ");
         }
         break;
       }
     }
     // reset and compute_effort read q and v only.
-    const bool used_finite = (op == 1 || op == 5) ? claw_fuzz::finite(q) && claw_fuzz::finite(v) : inputs_finite;
+    const bool used_finite =
+        (op == 1 || op == 5) ? claw_fuzz::finite(q) && claw_fuzz::finite(v) : inputs_finite;
     if (!used_finite) {
       CLAW_FUZZ_CHECK(status == Status::NonFiniteInput, "non-finite input accepted");
     }
     if (status != Status::Ok && status != Status::NumericalOverflow) {
       CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, out_before), "a refused call wrote the output");
-      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.command_state(), state_before), "a refused call touched the state");
+      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pd.command_state(), state_before),
+                      "a refused call touched the state");
       continue;
     }
-    CLAW_FUZZ_CHECK(claw_fuzz::finite(pd.command_state()), "finite input gave a non-finite command state");
+    CLAW_FUZZ_CHECK(claw_fuzz::finite(pd.command_state()),
+                    "finite input gave a non-finite command state");
     check_out(out, out_before, status);
     if (pd.settings().mode == ZohMode::Viable && op != 1 && op != 5) {
       const auto& lo = pd.settings().bounds.lower;
       const auto& hi = pd.settings().bounds.upper;
       for (Eigen::Index j = 0; j < n; ++j) {
         const Scalar a = pd.command_state()(2, j);
-        CLAW_FUZZ_CHECK(a >= lo(2, j) && a <= hi(2, j) || claw_fuzz::same_scalar_bits(a, state_before(2, j)),
-                        "viable mode: acceleration outside its bounds");
+        CLAW_FUZZ_CHECK(
+            a >= lo(2, j) && a <= hi(2, j) || claw_fuzz::same_scalar_bits(a, state_before(2, j)),
+            "viable mode: acceleration outside its bounds");
       }
     }
   }

@@ -1,6 +1,7 @@
-// tests/fuzz/fuzz_pid.cpp: libFuzzer target for Pid (claw/laws/pid.hpp) with random PidSettings (every
-// anti-windup, derivative source, integral rule, effort-limit kind, slew start, wrap, ranges) and random
-// call sequences: refused calls touch nothing, finite in -> finite out, effort limits, clamps, slew limit.
+// tests/fuzz/fuzz_pid.cpp: libFuzzer target for Pid (claw/laws/pid.hpp) with random PidSettings
+// (every anti-windup, derivative source, integral rule, effort-limit kind, slew start, wrap,
+// ranges) and random call sequences: refused calls touch nothing, finite in -> finite out, effort
+// limits, clamps, slew limit.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -115,12 +116,14 @@ void run(FuzzInput& in) {
       const Vec integral_before = pid.integral_term();
       const Status status = pid.reset(measurement, output);
       const bool finite = claw_fuzz::finite(measurement) && claw_fuzz::finite(output);
-      const bool overflows = finite && !claw_fuzz::finite((output - pid.settings().constant_effort).eval());
-      const Status expected = !finite ? Status::NonFiniteInput
-                                      : (overflows ? Status::NumericalOverflow : Status::Ok);
+      const bool overflows =
+          finite && !claw_fuzz::finite((output - pid.settings().constant_effort).eval());
+      const Status expected =
+          !finite ? Status::NonFiniteInput : (overflows ? Status::NumericalOverflow : Status::Ok);
       CLAW_FUZZ_CHECK(status == expected, "reset(q, u): status");
       if (status != Status::Ok)
-        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), integral_before), "refused reset touched I");
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), integral_before),
+                        "refused reset touched I");
       else
         first = true;
       continue;
@@ -147,8 +150,10 @@ void run(FuzzInput& in) {
       claw_fuzz::fill_values(in, integral);
       const Vec before = pid.integral_term();
       const Status status = pid.set_integral_term(integral);
-      CLAW_FUZZ_CHECK((status == Status::Ok) == claw_fuzz::finite(integral), "set_integral_term: status");
-      if (status != Status::Ok) CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), before), "touched");
+      CLAW_FUZZ_CHECK((status == Status::Ok) == claw_fuzz::finite(integral),
+                      "set_integral_term: status");
+      if (status != Status::Ok)
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), before), "touched");
       continue;
     }
     // An update, short or full form, with finite or any inputs.
@@ -165,8 +170,9 @@ void run(FuzzInput& in) {
     CLAW_FUZZ_CHECK(!first || pid.next_step_is_first(), "a step after reset is not a first step");
     first = pid.next_step_is_first();
     const bool full = op % 2 == 0;
-    const bool finite = claw_fuzz::finite(target) && claw_fuzz::finite(q) && claw_fuzz::finite(v) &&
-                        (!full || (claw_fuzz::finite(target_velocity) && claw_fuzz::finite(feedforward)));
+    const bool finite =
+        claw_fuzz::finite(target) && claw_fuzz::finite(q) && claw_fuzz::finite(v) &&
+        (!full || (claw_fuzz::finite(target_velocity) && claw_fuzz::finite(feedforward)));
     const Vec out_before = out;
     const Vec integral_before = pid.integral_term();
     const Vec slew_before = pid.slew_state();
@@ -193,7 +199,8 @@ void run(FuzzInput& in) {
       CLAW_FUZZ_CHECK(std::isfinite(u), "finite input gave a non-finite effort");
       // Effort limits at the measured velocity.
       if (s.limits.kind == EffortLimitKind::Bounds) {
-        CLAW_FUZZ_CHECK(u >= s.limits.lower(j) && u <= s.limits.upper(j), "effort outside its bounds");
+        CLAW_FUZZ_CHECK(u >= s.limits.lower(j) && u <= s.limits.upper(j),
+                        "effort outside its bounds");
       } else if (s.limits.kind == EffortLimitKind::DcMotor) {
         // The envelope in long double from its definition (vh clipped at the edges), with a
         // rounding allowance of a few ulp of tmax and of the envelope's ends.
@@ -211,15 +218,17 @@ void run(FuzzInput& in) {
           lower = std::fmax(tsat * (-1 - vh / vlim), -tmax);
         }
         const Long slack = 8 * Long(std::numeric_limits<Scalar>::epsilon()) *
-                           (std::fabs(upper) + std::fabs(lower) + (std::isinf(tmax) ? 0 : tmax) +
-                            (std::isinf(tsat) ? 0 : tsat)) +
+                               (std::fabs(upper) + std::fabs(lower) +
+                                (std::isinf(tmax) ? 0 : tmax) + (std::isinf(tsat) ? 0 : tsat)) +
                            2 * Long(std::numeric_limits<Scalar>::denorm_min());
-        CLAW_FUZZ_CHECK(u >= lower - slack && u <= upper + slack, "effort outside the DC-motor envelope");
+        CLAW_FUZZ_CHECK(u >= lower - slack && u <= upper + slack,
+                        "effort outside the DC-motor envelope");
       }
       // Integral clamps.
       const Scalar integral = pid.integral_term()(j);
       if (s.anti_windup == AntiWindup::IntegralClamp) {
-        const Scalar limit = std::isinf(s.integral_max(j)) ? s.integral_max(j) : s.ki(j) * s.integral_max(j);
+        const Scalar limit =
+            std::isinf(s.integral_max(j)) ? s.integral_max(j) : s.ki(j) * s.integral_max(j);
         CLAW_FUZZ_CHECK(std::fabs(integral) <= limit, "IntegralClamp: |I| above ki integral_max");
       } else if (s.anti_windup == AntiWindup::ITermClamp) {
         CLAW_FUZZ_CHECK(integral >= s.iterm_min(j) && integral <= s.iterm_max(j),

@@ -1,7 +1,7 @@
-// tests/fuzz/fuzz_qp.cpp: libFuzzer target for QpSolver (claw/solvers/qp.hpp), bounded sizes n, m <= 8,
-// float and double: any data (refusals as documented, x kept on failure, Ok => verified as documented,
-// Infeasible => a certificate that re-checks), and well-conditioned feasible problems (Ok, small KKT
-// residuals, warm start from the previous active set == cold start).
+// tests/fuzz/fuzz_qp.cpp: libFuzzer target for QpSolver (claw/solvers/qp.hpp), bounded sizes n, m
+// <= 8, float and double: any data (refusals as documented, x kept on failure, Ok => verified as
+// documented, Infeasible => a certificate that re-checks), and well-conditioned feasible problems
+// (Ok, small KKT residuals, warm start from the previous active set == cold start).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -32,10 +32,10 @@ struct Problem {
 
 /// Checks what the result of an Ok solve promises (qp/types.hpp): finite x, multipliers and
 /// residuals; every bound and row violated by at most infeasibility_tolerance (1 + |b|) along its
-/// unit normal (b the violated bound, |b| / ||a|| for a row), up to the rounding of a'x; stationarity
-/// within stationarity_tolerance (1 + the magnitude of its terms), up to its own rounding; no
-/// multiplier of the wrong sign; signs matching the reported active set. With `tight`, also a
-/// small stationarity relative to the data (for well-conditioned problems).
+/// unit normal (b the violated bound, |b| / ||a|| for a row), up to the rounding of a'x;
+/// stationarity within stationarity_tolerance (1 + the magnitude of its terms), up to its own
+/// rounding; no multiplier of the wrong sign; signs matching the reported active set. With `tight`,
+/// also a small stationarity relative to the data (for well-conditioned problems).
 template <typename Scalar, typename Solver>
 void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
   const auto& r = solver.result();
@@ -44,8 +44,9 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
                       claw_fuzz::finite(r.constraint_multipliers),
                   "Ok with a non-finite solution or multiplier");
   const auto& res = r.residuals;
-  CLAW_FUZZ_CHECK(res.primal >= 0 && res.stationarity >= 0 && res.dual >= 0 && res.complementarity >= 0,
-                  "negative or NaN residual");
+  CLAW_FUZZ_CHECK(
+      res.primal >= 0 && res.stationarity >= 0 && res.dual >= 0 && res.complementarity >= 0,
+      "negative or NaN residual");
   CLAW_FUZZ_CHECK(res.dual == 0, "a multiplier of the wrong sign (dual residual)");
   const Scalar eps = std::numeric_limits<Scalar>::epsilon();
   // The comparisons below round too: t carries a few eps of it.
@@ -68,27 +69,35 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
   // Signs against the active set: 0 when inactive, >= 0 at a lower bound, <= 0 at an upper one.
   auto sign_ok = [](QpActivity activity, Scalar y) {
     switch (activity) {
-      case QpActivity::Inactive: return y == 0;
-      case QpActivity::Lower: return y >= 0;
-      case QpActivity::Upper: return y <= 0;
-      default: return true;
+      case QpActivity::Inactive:
+        return y == 0;
+      case QpActivity::Lower:
+        return y >= 0;
+      case QpActivity::Upper:
+        return y <= 0;
+      default:
+        return true;
     }
   };
   for (Eigen::Index i = 0; i < n; ++i)
-    CLAW_FUZZ_CHECK(sign_ok(r.active_set.bound(i), r.bound_multipliers(i)), "bound multiplier sign");
+    CLAW_FUZZ_CHECK(sign_ok(r.active_set.bound(i), r.bound_multipliers(i)),
+                    "bound multiplier sign");
   for (Eigen::Index i = 0; i < m; ++i)
-    CLAW_FUZZ_CHECK(sign_ok(r.active_set.constraint(i), r.constraint_multipliers(i)), "row multiplier sign");
+    CLAW_FUZZ_CHECK(sign_ok(r.active_set.constraint(i), r.constraint_multipliers(i)),
+                    "row multiplier sign");
   using Long = long double;
   Eigen::Matrix<Long, claw::Dynamic, 1, 0, kMaxN, 1> s(n);
   Long scale = 0, bound_scale = 0, q_norm = 0, x_norm = 0;  // bound_scale: QpResiduals' S
   for (Eigen::Index j = 0; j < n; ++j) {
     Long column = 0;
-    for (Eigen::Index k = 0; k < n; ++k) column += std::fabs((Long(p.q(k, j)) + Long(p.q(j, k))) / 2);
+    for (Eigen::Index k = 0; k < n; ++k)
+      column += std::fabs((Long(p.q(k, j)) + Long(p.q(j, k))) / 2);
     q_norm = std::max(q_norm, column);
     x_norm = std::max(x_norm, std::fabs(Long(r.x(j))));
   }
   for (Eigen::Index i = 0; i < n; ++i) {
-    Long bound_mag = q_norm * x_norm + std::fabs(Long(p.g(i))) + std::fabs(Long(r.bound_multipliers(i)));
+    Long bound_mag =
+        q_norm * x_norm + std::fabs(Long(p.g(i))) + std::fabs(Long(r.bound_multipliers(i)));
     Long acc = Long(p.g(i)) - Long(r.bound_multipliers(i));
     Long mag = std::fabs(Long(p.g(i))) + std::fabs(Long(r.bound_multipliers(i)));
     for (Eigen::Index k = 0; k < n; ++k) {  // the symmetric part of Q, the one the solver uses
@@ -105,8 +114,10 @@ void check_ok(const Problem<Scalar>& p, const Solver& solver, bool tight) {
     scale = std::max(scale, mag);
     bound_scale = std::max(bound_scale, bound_mag);
   }
-  const Long stated = Long(solver.settings().stationarity_tolerance) + Long(4 * (n + m + 1)) * Long(eps);
-  CLAW_FUZZ_CHECK(s.cwiseAbs().maxCoeff() <= stated * (1 + bound_scale), "stationarity beyond the verified limit");
+  const Long stated =
+      Long(solver.settings().stationarity_tolerance) + Long(4 * (n + m + 1)) * Long(eps);
+  CLAW_FUZZ_CHECK(s.cwiseAbs().maxCoeff() <= stated * (1 + bound_scale),
+                  "stationarity beyond the verified limit");
   if (!tight) return;
   const Long rel = sizeof(Scalar) == 8 ? 1e-9L : 1e-3L;
   CLAW_FUZZ_CHECK(s.cwiseAbs().maxCoeff() <= rel * (1 + scale), "stationarity residual too large");
@@ -119,9 +130,10 @@ void check_infeasible(const Problem<Scalar>& p, const Solver& solver) {
   const auto& r = solver.result();
   const Eigen::Matrix<long double, claw::Dynamic, 1, 0, kMaxM, 1> y =
       r.constraint_multipliers.template cast<long double>();
-  CLAW_FUZZ_CHECK(claw_test::qp_certificate_margin<Scalar>(p.a, p.lb, p.ub, p.lba, p.uba, y,
-                                                           double(solver.settings().infeasibility_tolerance)) > 0,
-                  "Infeasible without a certificate that re-checks");
+  CLAW_FUZZ_CHECK(
+      claw_test::qp_certificate_margin<Scalar>(
+          p.a, p.lb, p.ub, p.lba, p.uba, y, double(solver.settings().infeasibility_tolerance)) > 0,
+      "Infeasible without a certificate that re-checks");
 }
 
 /// True when every set of at most n constraint normals (the n unit vectors of the bounds and the m
@@ -130,8 +142,9 @@ void check_infeasible(const Problem<Scalar>& p, const Solver& solver) {
 /// incremental Cholesky factor L of G and the squared Frobenius norm of L^-1 (= trace(G^-1)).
 class NormalSetConditioning {
  public:
-  NormalSetConditioning(const Eigen::Matrix<double, claw::Dynamic, claw::Dynamic, 0, kMaxN + kMaxM, kMaxN>& v,
-                        double delta)
+  NormalSetConditioning(
+      const Eigen::Matrix<double, claw::Dynamic, claw::Dynamic, 0, kMaxN + kMaxM, kMaxN>& v,
+      double delta)
       : v_(v), limit_(1.0 / (delta * delta)), n_(v.cols()) {}
   bool all_above() { return visit(0, 0, 0.0); }
 
@@ -198,7 +211,8 @@ void run(FuzzInput& in) {
     if (in.boolean()) settings.feasibility_tolerance = in.value<Scalar>();
     if (in.boolean()) settings.infeasibility_tolerance = in.value<Scalar>();
     const Status settings_status = solver.set_settings(settings);
-    CLAW_FUZZ_CHECK((settings_status == Status::Ok) == (settings.validate() == Status::Ok), "set_settings");
+    CLAW_FUZZ_CHECK((settings_status == Status::Ok) == (settings.validate() == Status::Ok),
+                    "set_settings");
     const bool pd_hessian = in.boolean();
     if (pd_hessian) {
       typename Solver::HessianType b(n, n);
@@ -209,7 +223,8 @@ void run(FuzzInput& in) {
       claw_fuzz::fill_values(in, p.q);
     }
     const Status hessian_status = solver.set_hessian(p.q);
-    if (!claw_fuzz::finite(p.q)) CLAW_FUZZ_CHECK(hessian_status == Status::NonFiniteInput, "set_hessian");
+    if (!claw_fuzz::finite(p.q))
+      CLAW_FUZZ_CHECK(hessian_status == Status::NonFiniteInput, "set_hessian");
     claw_fuzz::fill_values(in, p.a);
     const Status a_status = solver.set_constraints(p.a);
     CLAW_FUZZ_CHECK((a_status == Status::Ok) == claw_fuzz::finite(p.a), "set_constraints status");
@@ -227,7 +242,8 @@ void run(FuzzInput& in) {
       const auto& r = warm ? solver.solve(p.g, p.lb, p.ub, p.lba, p.uba, guess)
                            : solver.solve(p.g, p.lb, p.ub, p.lba, p.uba);
       if (r.status == Status::Ok) {
-        CLAW_FUZZ_CHECK(hessian_status == Status::Ok && a_status == Status::Ok, "solved without data");
+        CLAW_FUZZ_CHECK(hessian_status == Status::Ok && a_status == Status::Ok,
+                        "solved without data");
         check_ok(p, solver, false);
         last_ok_x = r.x;
       } else {
@@ -323,8 +339,9 @@ void run(FuzzInput& in) {
     check_ok(p, cold, true);
     check_ok(p, solver, true);
     const Scalar agree = sizeof(Scalar) == 8 ? Scalar(1e-7) : Scalar(1e-2);
-    CLAW_FUZZ_CHECK((r.x - c.x).cwiseAbs().maxCoeff() <= agree * (Scalar(1) + c.x.cwiseAbs().maxCoeff()),
-                    "warm and cold solutions differ");
+    CLAW_FUZZ_CHECK(
+        (r.x - c.x).cwiseAbs().maxCoeff() <= agree * (Scalar(1) + c.x.cwiseAbs().maxCoeff()),
+        "warm and cold solutions differ");
   }
 }
 

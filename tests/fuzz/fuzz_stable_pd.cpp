@@ -1,6 +1,7 @@
-// tests/fuzz/fuzz_stable_pd.cpp: libFuzzer target for StablePd (claw/laws/stable_pd.hpp), diagonal and full
-// inverse mass: refused settings and calls touch nothing, finite in -> finite out, effort limits, and with
-// a PSD inverse mass and no limits the full solve satisfies its linear system (backward-stable residual).
+// tests/fuzz/fuzz_stable_pd.cpp: libFuzzer target for StablePd (claw/laws/stable_pd.hpp), diagonal
+// and full inverse mass: refused settings and calls touch nothing, finite in -> finite out, effort
+// limits, and with a PSD inverse mass and no limits the full solve satisfies its linear system
+// (backward-stable residual).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -47,8 +48,8 @@ void run(FuzzInput& in) {
     bool valid = std::isfinite(s.dt) && s.dt >= Scalar(CLAW_MIN_TIME_STEP) &&
                  claw::validate_effort_limits(s.limits, n) == Status::Ok;
     for (Eigen::Index j = 0; j < n; ++j)
-      valid = valid && std::isfinite(s.kp(j)) && s.kp(j) >= 0 && std::isfinite(s.kd(j)) && s.kd(j) >= 0 &&
-              std::isfinite(s.constant_effort(j));
+      valid = valid && std::isfinite(s.kp(j)) && s.kp(j) >= 0 && std::isfinite(s.kd(j)) &&
+              s.kd(j) >= 0 && std::isfinite(s.constant_effort(j));
     const Settings old = spd.settings();
     const Status status = spd.configure(s);
     CLAW_FUZZ_CHECK((status == Status::Ok) == valid, "configure: status differs from validity");
@@ -72,13 +73,14 @@ void run(FuzzInput& in) {
     const bool raw = in.byte() % 4 == 0;
     for (Vec* x : {&target, &tv, &ff, &q, &v})
       for (Eigen::Index j = 0; j < n; ++j) (*x)(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
-    const bool finite = claw_fuzz::finite(target) && claw_fuzz::finite(tv) && claw_fuzz::finite(ff) &&
-                        claw_fuzz::finite(q) && claw_fuzz::finite(v);
+    const bool finite = claw_fuzz::finite(target) && claw_fuzz::finite(tv) &&
+                        claw_fuzz::finite(ff) && claw_fuzz::finite(q) && claw_fuzz::finite(v);
     const Vec out_before = out;
     Status status;
     bool psd = false;
     if (op == 1) {
-      for (Eigen::Index j = 0; j < n; ++j) a(j) = raw ? in.value<Scalar>() : std::fabs(in.finite<Scalar>());
+      for (Eigen::Index j = 0; j < n; ++j)
+        a(j) = raw ? in.value<Scalar>() : std::fabs(in.finite<Scalar>());
       status = spd.update(target, tv, ff, q, v, a, out);
       if (finite && claw_fuzz::finite(a)) {
         const bool nonneg = a.minCoeff() >= 0;
@@ -98,12 +100,16 @@ void run(FuzzInput& in) {
       }
       status = spd.update_full(target, tv, ff, q, v, full, out);
       // I + h (h Kp + Kd) A is nonsingular for a PSD A; in floating point only while the identity
-      // is not lost in the rounding of the gain term: the claim is checked where gain |A| eps < 1e-3.
+      // is not lost in the rounding of the gain term: the claim is checked where gain |A| eps <
+      // 1e-3.
       bool system_finite = true;
       for (Eigen::Index i = 0; i < n; ++i) {
-        const Scalar row_gain = spd.settings().dt * (spd.settings().dt * spd.settings().kp(i) + spd.settings().kd(i));
+        const Scalar row_gain =
+            spd.settings().dt * (spd.settings().dt * spd.settings().kp(i) + spd.settings().kd(i));
         for (Eigen::Index c = 0; c < n; ++c)
-          system_finite = system_finite && std::fabs(row_gain * full(i, c)) * std::numeric_limits<Scalar>::epsilon() < Scalar(1e-3);
+          system_finite = system_finite && std::fabs(row_gain * full(i, c)) *
+                                                   std::numeric_limits<Scalar>::epsilon() <
+                                               Scalar(1e-3);
       }
       if (finite && psd && system_finite)
         CLAW_FUZZ_CHECK(status == Status::Ok || status == Status::NumericalOverflow,
@@ -116,10 +122,12 @@ void run(FuzzInput& in) {
     CLAW_FUZZ_CHECK(finite, "non-finite input accepted");
     const Settings& s = spd.settings();
     for (Eigen::Index j = 0; j < n; ++j) {
-      if (status == Status::NumericalOverflow && claw_fuzz::same_scalar_bits(out(j), out_before(j))) continue;
+      if (status == Status::NumericalOverflow && claw_fuzz::same_scalar_bits(out(j), out_before(j)))
+        continue;
       CLAW_FUZZ_CHECK(std::isfinite(out(j)), "finite input gave a non-finite effort");
       if (s.limits.kind == EffortLimitKind::Bounds)
-        CLAW_FUZZ_CHECK(out(j) >= s.limits.lower(j) && out(j) <= s.limits.upper(j), "effort outside bounds");
+        CLAW_FUZZ_CHECK(out(j) >= s.limits.lower(j) && out(j) <= s.limits.upper(j),
+                        "effort outside bounds");
     }
     // Without limits, the full solve's tau satisfies (I + h (h Kp + Kd) A) tau = rhs within the
     // backward error of Gaussian elimination with partial pivoting (growth <= 2^(n-1)).
@@ -132,18 +140,22 @@ void run(FuzzInput& in) {
         for (Eigen::Index c = 0; c < n; ++c)
           m(i, c) = (i == c ? 1.0L : 0.0L) + static_cast<long double>(row_gain * full(i, c));
         rhs(i) = static_cast<long double>(s.constant_effort(i) + ff(i) +
-                                          s.kp(i) * (target(i) - q(i) - h * v(i)) + s.kd(i) * (tv(i) - v(i)));
+                                          s.kp(i) * (target(i) - q(i) - h * v(i)) +
+                                          s.kd(i) * (tv(i) - v(i)));
         t(i) = out(i);
       }
-      if (claw_fuzz::finite(m.template cast<double>()) && claw_fuzz::finite(rhs.template cast<double>())) {
+      if (claw_fuzz::finite(m.template cast<double>()) &&
+          claw_fuzz::finite(rhs.template cast<double>())) {
         const long double residual = (m * t - rhs).cwiseAbs().maxCoeff();
-        const long double scale = m.cwiseAbs().rowwise().sum().maxCoeff() * t.cwiseAbs().maxCoeff() +
-                                  rhs.cwiseAbs().maxCoeff();
+        const long double scale =
+            m.cwiseAbs().rowwise().sum().maxCoeff() * t.cwiseAbs().maxCoeff() +
+            rhs.cwiseAbs().maxCoeff();
         const long double eps = std::numeric_limits<Scalar>::epsilon();
-        // Gradual underflow: each tau_j is off by up to denorm_min more, which the matrix multiplies.
-        const long double underflow = std::numeric_limits<Scalar>::min() +
-                                      m.cwiseAbs().rowwise().sum().maxCoeff() *
-                                          std::numeric_limits<Scalar>::denorm_min();
+        // Gradual underflow: each tau_j is off by up to denorm_min more, which the matrix
+        // multiplies.
+        const long double underflow =
+            std::numeric_limits<Scalar>::min() +
+            m.cwiseAbs().rowwise().sum().maxCoeff() * std::numeric_limits<Scalar>::denorm_min();
         CLAW_FUZZ_CHECK(residual <= 4.0L * n * (1 << (n - 1)) * (eps * scale + underflow),
                         "update_full: residual of the linear solve too large");
       }

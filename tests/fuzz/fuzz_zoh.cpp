@@ -1,5 +1,6 @@
-// tests/fuzz/fuzz_zoh.cpp: libFuzzer target for integrate_zoh (claw/integrators/zoh.hpp), both ZohModes,
-// float and double: statuses as documented, nothing touched unless Ok, finite in -> finite out, viable bounds.
+// tests/fuzz/fuzz_zoh.cpp: libFuzzer target for integrate_zoh (claw/integrators/zoh.hpp), both
+// ZohModes, float and double: statuses as documented, nothing touched unless Ok, finite in ->
+// finite out, viable bounds.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -85,7 +86,8 @@ void run(FuzzInput& in) {
   }
   const Scalar dt = in.value<Scalar>();
   const bool bounds_valid = claw::validate_state_bounds(lo, hi, ZohMode::Viable) == Status::Ok;
-  bool viable = at_rest_inside && bounds_valid && within(s.topRows(2), lo.topRows(2), hi.topRows(2));
+  bool viable =
+      at_rest_inside && bounds_valid && within(s.topRows(2), lo.topRows(2), hi.topRows(2));
 
   const int steps = in.integer(1, 24);
   for (int k = 0; k < steps; ++k) {

@@ -18,27 +18,79 @@ constexpr int kDistances = 8;
 using Filter = claw::FliqcFilter<float, kJoints, kDistances>;
 static_assert(sizeof(Filter) <= 16384, "FliqcFilter<float, 7, 8> must fit in 16 KiB of RAM");
 
-volatile float g_qdot_guide[kJoints] = {-0x1.feb49ep-3f, 0x1.d09f92p-3f, -0x1.ef29fp-4f, -0x1.ce85dcp-4f,
-                                        -0x1.712934p-5f, -0x1.28767ap-2f, 0x1.90bbcap-56f};
+volatile float g_qdot_guide[kJoints] = {-0x1.feb49ep-3f, 0x1.d09f92p-3f,  -0x1.ef29fp-4f,
+                                        -0x1.ce85dcp-4f, -0x1.712934p-5f, -0x1.28767ap-2f,
+                                        0x1.90bbcap-56f};
 // The translational rows of the Jacobian (the filter reads only these), row-major.
 volatile float g_jacobian[3 * kJoints] = {
-    0x1.c81ep-7f,   0x1.ca2624p-3f,  0x1.2f9e82p-4f,  0x1.ad7b48p-8f, 0x1.dde628p-7f,  -0x1.f2ae06p-4f, 0x1.8p-56f,
-    -0x1.292f04p-1f, -0x1.b59582p-3f, -0x1.f8a54ep-2f, 0x1.8e31eap-4f, -0x1.d69eccp-4f, 0x1.e5e5fep-7f,  -0x1.4p-55f,
-    0.0f,           0x1.a3f8e2p-2f,  0x1.dedb8ep-4f,  0x1.b6e332p-2f, 0x1.ba6c2cp-5f,  0x1.07e234p-4f,  0x1.6p-56f};
-volatile float g_psi[kDistances] = {0x1.eeabep-12f, 0x1.a3ce86p-11f, 0x1.58adb6p-6f, 0x1.4dc1c2p-6f,
-                                    0x1.03d12cp-4f, 0x1.f51ea6p-5f,  0x1.567842p-5f, 0x1.85edc4p-4f};
-volatile float g_p[kDistances * kJoints] = {
-    0x1.3bf8ccp-2f,  0x1.90df24p-1f,  0x1.5bad8p-2f,   -0x1.e0fb88p-3f, 0.0f,            0.0f,           0.0f,
-    0x1.d90adap-2f,  0x1.cb512cp-1f,  0x1.a5ff1p-3f,   0.0f,            0.0f,            0.0f,           0.0f,
-    -0x1.386e7cp-1f, 0x1.9c0d24p-3f,  -0x1.65d818p-2f, 0x1.016f92p-1f,  -0x1.0988ecp-6f, 0.0f,           0.0f,
-    -0x1.cbf6bap-4f, 0x1.9da3d6p-1f,  0x1.4466d8p-5f,  0.0f,            0.0f,            0.0f,           0.0f,
-    0x1.4ec1e4p-1f,  -0x1.4015fp-2f,  0x1.875c9cp-2f,  -0x1.9f8ce8p-3f, -0x1.c78bf6p-10f, -0x1.dccdfp-7f, 0.0f,
-    -0x1.c0a622p-2f, 0x1.f57c5cp-1f,  0x1.b1b222p-6f,  0.0f,            0.0f,            0.0f,           0.0f,
-    0x1.794c5cp-6f,  0x1.c87a4ap-1f,  0x1.32a4cap-3f,  0.0f,            0.0f,            0.0f,           0.0f,
-    0x1.ae139cp-1f,  0x1.55757p-1f,   0x1.b82e2ep-2f,  0.0f,            0.0f,            0.0f,           0.0f};
+    0x1.c81ep-7f,    0x1.ca2624p-3f,  0x1.2f9e82p-4f,  0x1.ad7b48p-8f,  0x1.dde628p-7f,
+    -0x1.f2ae06p-4f, 0x1.8p-56f,      -0x1.292f04p-1f, -0x1.b59582p-3f, -0x1.f8a54ep-2f,
+    0x1.8e31eap-4f,  -0x1.d69eccp-4f, 0x1.e5e5fep-7f,  -0x1.4p-55f,     0.0f,
+    0x1.a3f8e2p-2f,  0x1.dedb8ep-4f,  0x1.b6e332p-2f,  0x1.ba6c2cp-5f,  0x1.07e234p-4f,
+    0x1.6p-56f};
+volatile float g_psi[kDistances] = {0x1.eeabep-12f, 0x1.a3ce86p-11f, 0x1.58adb6p-6f,
+                                    0x1.4dc1c2p-6f, 0x1.03d12cp-4f,  0x1.f51ea6p-5f,
+                                    0x1.567842p-5f, 0x1.85edc4p-4f};
+volatile float g_p[kDistances * kJoints] = {0x1.3bf8ccp-2f,
+                                            0x1.90df24p-1f,
+                                            0x1.5bad8p-2f,
+                                            -0x1.e0fb88p-3f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0x1.d90adap-2f,
+                                            0x1.cb512cp-1f,
+                                            0x1.a5ff1p-3f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            -0x1.386e7cp-1f,
+                                            0x1.9c0d24p-3f,
+                                            -0x1.65d818p-2f,
+                                            0x1.016f92p-1f,
+                                            -0x1.0988ecp-6f,
+                                            0.0f,
+                                            0.0f,
+                                            -0x1.cbf6bap-4f,
+                                            0x1.9da3d6p-1f,
+                                            0x1.4466d8p-5f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0x1.4ec1e4p-1f,
+                                            -0x1.4015fp-2f,
+                                            0x1.875c9cp-2f,
+                                            -0x1.9f8ce8p-3f,
+                                            -0x1.c78bf6p-10f,
+                                            -0x1.dccdfp-7f,
+                                            0.0f,
+                                            -0x1.c0a622p-2f,
+                                            0x1.f57c5cp-1f,
+                                            0x1.b1b222p-6f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0x1.794c5cp-6f,
+                                            0x1.c87a4ap-1f,
+                                            0x1.32a4cap-3f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0x1.ae139cp-1f,
+                                            0x1.55757p-1f,
+                                            0x1.b82e2ep-2f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f,
+                                            0.0f};
 // The global optimum's qdot (the instance's global.x[0:7]) for the first cycle.
-const float kExpectedQdot[kJoints] = {-0x1.5e024cp-4f, 0x1.4c899ep+0f, -0x1.9c2b4ep-1f, -0x1.1a658ap+0f,
-                                      -0x1.2a465p-1f,  0x1.2a3a52p+0f, -0x1.6534p-50f};
+const float kExpectedQdot[kJoints] = {-0x1.5e024cp-4f, 0x1.4c899ep+0f, -0x1.9c2b4ep-1f,
+                                      -0x1.1a658ap+0f, -0x1.2a465p-1f, 0x1.2a3a52p+0f,
+                                      -0x1.6534p-50f};
 volatile float g_qdot_command[kJoints];
 
 Filter g_filter;

@@ -22,13 +22,13 @@ struct FliqcCase {
   int m;
   bool feasible;
   float dt, eps, q_dot_max, lambda_cost_penalty, lambda_max, esc_vel_max;  // +inf: none
-  std::uint8_t cost_type;  // claw::FliqcCostType
-  std::uint8_t flags;      // FliqcCaseFlag bits
-  const float* qdot_guide;     // 7
-  const float* jacobian;       // 6 x 7
-  const float* psi;            // m
-  const float* p;              // m x 7
-  const float* p_inv;          // m x 7
+  std::uint8_t cost_type;                                                  // claw::FliqcCostType
+  std::uint8_t flags;                                                      // FliqcCaseFlag bits
+  const float* qdot_guide;                                                 // 7
+  const float* jacobian;                                                   // 6 x 7
+  const float* psi;                                                        // m
+  const float* p;                                                          // m x 7
+  const float* p_inv;                                                      // m x 7
   const float* expected_qdot;  // 7 (global.x[0:7]); nullptr when infeasible
 };
 

@@ -76,7 +76,8 @@ const Filter::Result& run_cycle(const Inputs& in, int variant, std::size_t& heap
     if (variant == 0) {
       result = &g_filter.filter(in.guide, in.jacobian, in.psi, in.p);
     } else {
-      result = &g_filter.filter(in.guide, Matrix7f::Identity(), in.jacobian, in.psi, in.p, in.p_inv);
+      result =
+          &g_filter.filter(in.guide, Matrix7f::Identity(), in.jacobian, in.psi, in.p, in.p_inv);
     }
   });
   return *result;
@@ -94,9 +95,8 @@ struct Tally {
 void conformance_case(const FliqcCase& c, Tally& tally) {
   Test test("fliqc<float> %s (m %d, %s)", c.id, c.m, c.feasible ? "feasible" : "infeasible");
   const Inputs in(c);
-  tally.heap_calls += heap_calls_during([&] {
-    test.check(g_filter.configure(settings_of(c)) == Status::Ok, "configure");
-  });
+  tally.heap_calls += heap_calls_during(
+      [&] { test.check(g_filter.configure(settings_of(c)) == Status::Ok, "configure"); });
   (c.feasible ? tally.feasible : tally.infeasible) += 1;
   for (int variant = 0; variant < 2; ++variant) {
     tally.heap_calls += heap_calls_during([] { g_filter.reset(); });
@@ -146,11 +146,21 @@ void nan_input_case(const FliqcCase& c, Tally& tally) {
                "set-up cycle: status %s, |qdot|_inf %.3g", claw::to_string(before.status),
                double(before.qdot.lpNorm<Eigen::Infinity>()));
     switch (k) {
-      case 0: in.guide(3) = nan; break;
-      case 1: in.jacobian(2, 4) = nan; break;
-      case 2: in.psi(c.m - 1) = nan; break;
-      case 3: in.p(0, 1) = nan; break;
-      default: in.p_inv(c.m - 1, 6) = nan; break;
+      case 0:
+        in.guide(3) = nan;
+        break;
+      case 1:
+        in.jacobian(2, 4) = nan;
+        break;
+      case 2:
+        in.psi(c.m - 1) = nan;
+        break;
+      case 3:
+        in.p(0, 1) = nan;
+        break;
+      default:
+        in.p_inv(c.m - 1, 6) = nan;
+        break;
     }
     const Filter::Result& r = run_cycle(in, k == 4 ? 1 : 0, tally.heap_calls);
     test.check(r.status == Status::NonFiniteInput, "NaN in %s: status %s", where[k],
@@ -166,8 +176,9 @@ void nan_input_case(const FliqcCase& c, Tally& tally) {
 void run_fliqc() {
   std::printf("reference: %s (%d instances with m <= %d, %d with larger m left out)\n",
               kFliqcReferenceFile, kFliqcCaseCount, kFliqcMaxM, kFliqcSkippedCount);
-  begin_suite("FLIQC filter, FliqcFilter<float, 7, 8> (FPv4-SP): qdot within 1e-3 of the global "
-              "optimum, or Infeasible");
+  begin_suite(
+      "FLIQC filter, FliqcFilter<float, 7, 8> (FPv4-SP): qdot within 1e-3 of the global "
+      "optimum, or Infeasible");
   Tally tally;
   const FliqcCase* nan_case = nullptr;
   for (int k = 0; k < kFliqcCaseCount; ++k) {
@@ -182,11 +193,13 @@ void run_fliqc() {
   }
   double worst = 0.0;
   for (double e : tally.worst) worst = std::fmax(worst, e);
-  std::printf("fliqc float: %d instances x 2 overloads: %d feasible, %d infeasible; worst "
-              "||qdot - x*||_inf %.2e (tolerance %.0e); by m:",
-              kFliqcCaseCount, tally.feasible, tally.infeasible, worst, kQdotTolerance);
+  std::printf(
+      "fliqc float: %d instances x 2 overloads: %d feasible, %d infeasible; worst "
+      "||qdot - x*||_inf %.2e (tolerance %.0e); by m:",
+      kFliqcCaseCount, tally.feasible, tally.infeasible, worst, kQdotTolerance);
   for (int m = 1; m <= kFliqcMaxM; ++m)
-    if (tally.worst_id[m] != nullptr) std::printf(" %d: %.2e (%s)", m, tally.worst[m], tally.worst_id[m]);
+    if (tally.worst_id[m] != nullptr)
+      std::printf(" %d: %.2e (%s)", m, tally.worst[m], tally.worst_id[m]);
   std::printf("; %u heap calls; sizeof(filter) %u bytes\n", unsigned(tally.heap_calls),
               unsigned(sizeof(Filter)));
 }

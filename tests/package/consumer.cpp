@@ -1,5 +1,6 @@
-// tests/package/consumer.cpp: a downstream program that uses claw through an install or a subproject.
-// It runs one PD control period and checks the effort against the closed form; exit 0 on success.
+// tests/package/consumer.cpp: a downstream program that uses claw through an install or a
+// subproject. It runs one PD control period and checks the effort against the closed form; exit 0
+// on success.
 #include <claw/claw.hpp>
 #include <cstdio>
 

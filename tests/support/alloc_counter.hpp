@@ -1,5 +1,6 @@
-// tests/support/alloc_counter.hpp: counts heap allocations (malloc and friends) made by the process,
-// and a helper that runs a call with Eigen's runtime malloc check armed and the counter watching.
+// tests/support/alloc_counter.hpp: counts heap allocations (malloc and friends) made by the
+// process, and a helper that runs a call with Eigen's runtime malloc check armed and the counter
+// watching.
 #pragma once
 
 #include <Eigen/Core>

@@ -26,8 +26,8 @@ inline Eigen::Index rows_of(const nlohmann::json& v) {
   return static_cast<Eigen::Index>(v.size());
 }
 
-inline bool matrix(const nlohmann::json& v, Eigen::Index rows, Eigen::Index cols, Eigen::MatrixXd& out,
-                   std::string& error, const char* name) {
+inline bool matrix(const nlohmann::json& v, Eigen::Index rows, Eigen::Index cols,
+                   Eigen::MatrixXd& out, std::string& error, const char* name) {
   out.setZero(rows, cols);
   if (v.is_null() || rows == 0) return true;
   if (v.is_object()) {
@@ -91,11 +91,11 @@ inline bool vector(const nlohmann::json& v, Eigen::Index size, double fill, Eige
 
 }  // namespace lcqp_json_detail
 
-/// The problem of an instance's `lcqp` block. With `add_regularisation`, the block's Q_reg_diag (when
-/// present) is added to Q, as the benchmark suite that recorded the optima did. Conventions (the
-/// files' schema): in vectors null is -inf for lb/lbA and +inf for ub/ubA/ubL/ubR; a whole field
-/// null means absent; lbL/lbR absent = 0; "DBL_MAX" is taken as the number. false + error on a
-/// malformed block.
+/// The problem of an instance's `lcqp` block. With `add_regularisation`, the block's Q_reg_diag
+/// (when present) is added to Q, as the benchmark suite that recorded the optima did. Conventions
+/// (the files' schema): in vectors null is -inf for lb/lbA and +inf for ub/ubA/ubL/ubR; a whole
+/// field null means absent; lbL/lbR absent = 0; "DBL_MAX" is taken as the number. false + error on
+/// a malformed block.
 inline bool read_lcqp(const nlohmann::json& lcqp, bool add_regularisation, LcqpProblemXd& p,
                       std::string& error) {
   namespace d = lcqp_json_detail;
@@ -149,18 +149,24 @@ inline bool read_fliqc_params(const nlohmann::json& params, claw::FliqcSettings<
   namespace d = lcqp_json_detail;
   s = claw::FliqcSettings<double>{};
   const std::string cost = params.value("quad_cost_type", "IDENTITY");
-  if (cost == "IDENTITY") s.quad_cost_type = claw::FliqcCostType::Identity;
-  else if (cost == "MASS_MATRIX") s.quad_cost_type = claw::FliqcCostType::MassMatrix;
-  else if (cost == "JOINT_VELOCITY_ERROR") s.quad_cost_type = claw::FliqcCostType::VelocityError;
-  else if (cost == "MASS_MATRIX_VELOCITY_ERROR") s.quad_cost_type = claw::FliqcCostType::MassMatrixVelocityError;
+  if (cost == "IDENTITY")
+    s.quad_cost_type = claw::FliqcCostType::Identity;
+  else if (cost == "MASS_MATRIX")
+    s.quad_cost_type = claw::FliqcCostType::MassMatrix;
+  else if (cost == "JOINT_VELOCITY_ERROR")
+    s.quad_cost_type = claw::FliqcCostType::VelocityError;
+  else if (cost == "MASS_MATRIX_VELOCITY_ERROR")
+    s.quad_cost_type = claw::FliqcCostType::MassMatrixVelocityError;
   else {
     error = "unknown quad_cost_type " + cost;
     return false;
   }
   const nlohmann::json none;
-  bool ok = json_number(params.value("dt", none), s.dt, s.dt) && json_number(params.value("eps", none), s.eps, s.eps) &&
+  bool ok = json_number(params.value("dt", none), s.dt, s.dt) &&
+            json_number(params.value("eps", none), s.eps, s.eps) &&
             json_number(params.value("q_dot_max", none), s.q_dot_max, s.q_dot_max) &&
-            json_number(params.value("lambda_cost_penalty", none), s.lambda_cost_penalty, s.lambda_cost_penalty) &&
+            json_number(params.value("lambda_cost_penalty", none), s.lambda_cost_penalty,
+                        s.lambda_cost_penalty) &&
             json_number(params.value("lambda_max", none), s.lambda_max, s.lambda_max) &&
             json_number(params.value("esc_vel_max", none), s.esc_vel_max, s.esc_vel_max);
   if (!ok) {

@@ -11,7 +11,8 @@ namespace claw_test {
 /// The problem of an instance's `lcqp` block (see read_lcqp); fails the test when malformed.
 LcqpProblemXd lcqp_problem(const nlohmann::json& lcqp, bool add_regularisation = true);
 
-/// FLIQC settings from an instance's `params` (see read_fliqc_params); fails the test when malformed.
+/// FLIQC settings from an instance's `params` (see read_fliqc_params); fails the test when
+/// malformed.
 claw::FliqcSettings<double> fliqc_settings(const nlohmann::json& params);
 
 /// 1/2 x'Qx + g'x with the problem's Q (callers pass an unregularised problem when it matters).

@@ -1,6 +1,6 @@
 // tests/support/qp_certificate.hpp: an independent re-check, in long double, of what a QpResult
-// claims: the Farkas certificate of an Infeasible answer (qp_certificate_margin) and the residuals of
-// an Ok one (qp_answer_excess).
+// claims: the Farkas certificate of an Infeasible answer (qp_certificate_margin) and the residuals
+// of an Ok one (qp_answer_excess).
 #pragma once
 
 #include <Eigen/Core>
@@ -13,7 +13,8 @@ namespace claw_test {
 /// proves that no x of the box with ||x||_inf <= t / eps(Scalar) meets lbA <= A x <= ubA within
 /// t (1 + |b|) along each row's unit normal (t the solver's infeasibility_tolerance, Scalar the
 /// solver's precision): gap - band in QpResult's terms, evaluated in long double from the
-/// problem and y alone. > 0: the proof holds. -inf when y selects an infinite side or is not finite.
+/// problem and y alone. > 0: the proof holds. -inf when y selects an infinite side or is not
+/// finite.
 template <typename Scalar, typename DA, typename DB, typename DR, typename DY>
 long double qp_certificate_margin(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DB>& lb,
                                   const Eigen::MatrixBase<DB>& ub, const Eigen::MatrixBase<DR>& lba,
@@ -26,7 +27,8 @@ long double qp_certificate_margin(const Eigen::MatrixBase<DA>& a, const Eigen::M
   for (Eigen::Index i = 0; i < a.rows(); ++i) {
     const long double yi = static_cast<long double>(y(i));
     if (yi == 0) continue;
-    const long double b = yi > 0 ? static_cast<long double>(lba(i)) : static_cast<long double>(uba(i));
+    const long double b =
+        yi > 0 ? static_cast<long double>(lba(i)) : static_cast<long double>(uba(i));
     if (!std::isfinite(b) || !std::isfinite(yi)) return minus_inf;
     long double norm2 = 0;
     for (Eigen::Index j = 0; j < a.cols(); ++j)
@@ -41,7 +43,8 @@ long double qp_certificate_margin(const Eigen::MatrixBase<DA>& a, const Eigen::M
     if (v == 0) continue;
     // sup of v x_j over [lb_j, ub_j] clipped to [-reach, reach] (never past the other end).
     const long double lo = static_cast<long double>(lb(j)), hi = static_cast<long double>(ub(j));
-    const long double c = v > 0 ? std::fmin(hi, std::fmax(reach, lo)) : std::fmax(lo, std::fmin(-reach, hi));
+    const long double c =
+        v > 0 ? std::fmin(hi, std::fmax(reach, lo)) : std::fmax(lo, std::fmin(-reach, hi));
     gap -= v * c;
     band += std::fabs(v) * t * (1 + std::fabs(c));
   }
@@ -49,11 +52,12 @@ long double qp_certificate_margin(const Eigen::MatrixBase<DA>& a, const Eigen::M
 }
 
 /// How far an Ok answer (x, mu = bound_multipliers, lambda = constraint_multipliers) is from what
-/// QpResult promises, in long double from the problem alone: the largest of (relative violation of a
-/// bound or row along its unit normal) / t, (stationarity / its limit s (1 + S)), and the same
-/// relative distance / t for each constraint with a nonzero multiplier; +inf for a multiplier of the
-/// wrong sign. <= 1 (up to the solver's own rounding) when the promise holds.
-template <typename DQ, typename DG, typename DA, typename DB, typename DR, typename DX, typename DM, typename DL>
+/// QpResult promises, in long double from the problem alone: the largest of (relative violation of
+/// a bound or row along its unit normal) / t, (stationarity / its limit s (1 + S)), and the same
+/// relative distance / t for each constraint with a nonzero multiplier; +inf for a multiplier of
+/// the wrong sign. <= 1 (up to the solver's own rounding) when the promise holds.
+template <typename DQ, typename DG, typename DA, typename DB, typename DR, typename DX, typename DM,
+          typename DL>
 long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DG>& g,
                              const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DB>& lb,
                              const Eigen::MatrixBase<DB>& ub, const Eigen::MatrixBase<DR>& lba,
@@ -72,7 +76,8 @@ long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::Matrix
   }
   for (Eigen::Index j = 0; j < n; ++j) {
     // The magnitude bound of QpResiduals::stationarity_limit: ||Q||_1 ||x||_inf + |g_j| + ...
-    L r = L(g(j)) - L(mu(j)), magnitude = q_norm * x_norm + std::fabs(L(g(j))) + std::fabs(L(mu(j)));
+    L r = L(g(j)) - L(mu(j)),
+      magnitude = q_norm * x_norm + std::fabs(L(g(j))) + std::fabs(L(mu(j)));
     for (Eigen::Index k = 0; k < n; ++k) r += L(q(k, j)) * L(x(k));
     for (Eigen::Index i = 0; i < m; ++i) {
       r -= L(a(i, j)) * L(lambda(i));
@@ -98,13 +103,17 @@ long double qp_answer_excess(const Eigen::MatrixBase<DQ>& q, const Eigen::Matrix
     const L norm = std::sqrt(norm2);
     const L lo = bound ? L(lb(i)) : L(lba(i)), hi = bound ? L(ub(i)) : L(uba(i));
     // (b - a'x) / (||a|| + |b|): along the unit normal, relative to 1 + |b| along it.
-    const auto relative = [norm](L miss, L b) { return norm + std::fabs(b) > 0 ? miss / (norm + std::fabs(b)) : miss; };
+    const auto relative = [norm](L miss, L b) {
+      return norm + std::fabs(b) > 0 ? miss / (norm + std::fabs(b)) : miss;
+    };
     const L below = std::isfinite(lo) ? relative(lo - v, lo) : L(0);
     const L above = std::isfinite(hi) ? relative(v - hi, hi) : L(0);
     excess = std::fmax(excess, std::fmax(below, above) / t);
     const L multiplier = bound ? L(mu(i)) : L(lambda(i));
-    if (multiplier > 0) excess = std::isfinite(lo) ? std::fmax(excess, std::fabs(below) / t) : INFINITY;
-    if (multiplier < 0) excess = std::isfinite(hi) ? std::fmax(excess, std::fabs(above) / t) : INFINITY;
+    if (multiplier > 0)
+      excess = std::isfinite(lo) ? std::fmax(excess, std::fabs(below) / t) : INFINITY;
+    if (multiplier < 0)
+      excess = std::isfinite(hi) ? std::fmax(excess, std::fabs(above) / t) : INFINITY;
   }
   return excess;
 }

@@ -14,7 +14,8 @@ namespace claw_test {
 /// test with the path. The top level is an array of cases or an object (e.g. {schema, instances}).
 nlohmann::json load_reference(const std::string& family, const std::string& file);
 
-/// A JSON number or one of json_number()'s strings; null gives `null_value`; fails the test otherwise.
+/// A JSON number or one of json_number()'s strings; null gives `null_value`; fails the test
+/// otherwise.
 double to_double(const nlohmann::json& value, double null_value = 0.0);
 
 /// A list of rows as a dense matrix / a list as a vector (entries through to_double).
