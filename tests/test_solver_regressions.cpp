@@ -42,8 +42,8 @@ TEST_CASE("LCQP regression: an Ok point always has a finite objective", "[lcqp][
   p.A << 1.0, -1e200;  // x0 = 1e200 lambda
   p.lbA << 0.0;
   p.ubA << 0.0;
-  p.L << 0.0, 1.0;   // lambda = x1
-  p.R << 1.0, 0.0;   // w = x0 - 1e200
+  p.L << 0.0, 1.0;  // lambda = x1
+  p.R << 1.0, 0.0;  // w = x0 - 1e200
   p.lbR << 1e200;
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
@@ -149,8 +149,8 @@ claw::LcqpProblem<double> near_parallel_rows_lcqp(const Eigen::Matrix4d& q, doub
 }
 
 /// A symmetric 4 x 4 matrix from its upper triangle, row by row.
-Eigen::Matrix4d symmetric4(double q00, double q01, double q02, double q03, double q11, double q12, double q13,
-                           double q22, double q23, double q33) {
+Eigen::Matrix4d symmetric4(double q00, double q01, double q02, double q03, double q11, double q12,
+                           double q13, double q22, double q23, double q33) {
   Eigen::Matrix4d q;
   q << q00, q01, q02, q03, q01, q11, q12, q13, q02, q12, q22, q23, q03, q13, q23, q33;
   return q;
@@ -165,8 +165,9 @@ double best_branch(const claw::LcqpProblem<double>& p) {
 
 }  // namespace
 
-TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch (node QP rounding)",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: branch and bound does not prune the optimum's branch (node QP rounding)",
+    "[lcqp][regression]") {
   // fuzz_lcqp, two instances whose R rows are nearly equal (entries 1.06e-3 and a few outliers): a
   // node QP over a nearly dependent working set said Infeasible, and its subtree, holding the
   // optimum, was pruned: certified 6250.11 where a branch gives 3123.85, and 5000.479 where one
@@ -177,10 +178,11 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
   settings.max_pairs_for_branch_and_bound = 24;
   {
     claw::LcqpProblem<double> p = reverse_selector_lcqp(0);
-    p.Q << 0x1.40000c7818d4fp+0, -0x1.1664a57b7a1f6p-12, -0x1.1664a57b7a1f6p-12, -0x1.08b090d4064a2p-11,
-        -0x1.1664a57b7a1f6p-12, 0x1.000012cf1e79bp+0, 0x1.2cf1e79b5d0c6p-20, 0x1.166f342aa1c58p-12,
-        -0x1.1664a57b7a1f6p-12, 0x1.2cf1e79b5d0c6p-20, 0x1.000012cf1e79bp+0, 0x1.166f342aa1c58p-12,
-        -0x1.08b090d4064a2p-11, 0x1.166f342aa1c58p-12, 0x1.166f342aa1c58p-12, 0x1.40000dbed0cf1p+0;
+    p.Q << 0x1.40000c7818d4fp+0, -0x1.1664a57b7a1f6p-12, -0x1.1664a57b7a1f6p-12,
+        -0x1.08b090d4064a2p-11, -0x1.1664a57b7a1f6p-12, 0x1.000012cf1e79bp+0, 0x1.2cf1e79b5d0c6p-20,
+        0x1.166f342aa1c58p-12, -0x1.1664a57b7a1f6p-12, 0x1.2cf1e79b5d0c6p-20, 0x1.000012cf1e79bp+0,
+        0x1.166f342aa1c58p-12, -0x1.08b090d4064a2p-11, 0x1.166f342aa1c58p-12, 0x1.166f342aa1c58p-12,
+        0x1.40000dbed0cf1p+0;
     p.g.setConstant(r0);
     p.R.setConstant(r0);
     p.R(3, 1) = 0x1.153e85e25cecdp-10;
@@ -197,9 +199,10 @@ TEST_CASE("LCQP regression: branch and bound does not prune the optimum's branch
   }
   {
     const auto p = near_parallel_rows_lcqp(
-        symmetric4(0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18, 0x1.60c7528cdb776p-21,
-                   0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.13489f0727e8p-13, 0x1.0004e3d0d2b07p+0,
-                   -0x1.2f927302f1d83p-16, 0x1.0001b40a376eep+0),
+        symmetric4(0x1.00000d6941bcp+0, 0x1.a15e6de81ed66p-16, 0x1.2dc604fec6eb1p-18,
+                   0x1.60c7528cdb776p-21, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16,
+                   0x1.13489f0727e8p-13, 0x1.0004e3d0d2b07p+0, -0x1.2f927302f1d83p-16,
+                   0x1.0001b40a376eep+0),
         0x1.0a48b85d333ecp-10);
     settings.use_monotone_path = false;
     REQUIRE(solver.set_settings(settings) == Status::Ok);
@@ -215,9 +218,10 @@ TEST_CASE("LCQP regression: at a scale where no QP answer can be verified, nothi
           "[lcqp][regression]") {
   // fuzz_lcqp (smoke, seed 2): x ~ 1.25e9, objective 1.9e18. At a relaxation node every free pair
   // was complementary within the feasibility threshold (1e-9 (1 + ||x||) = 1.25 here), so the node
-  // was taken for a leaf: polished on pair 0's L side (1.94975e18) while its R side gives 1.94787e18,
-  // 1e-3 lower, and the answer was certified. A leaf now closes its node only when the polished
-  // branch meets the node's bound within the prune tolerance; otherwise it branches.
+  // was taken for a leaf: polished on pair 0's L side (1.94975e18) while its R side
+  // gives 1.94787e18, 1e-3 lower, and the answer was certified. A leaf now closes its node only
+  // when the polished branch meets the node's bound within the prune tolerance; otherwise it
+  // branches.
   const double inf = std::numeric_limits<double>::infinity();
   claw::LcqpProblem<double> p(4, 0, 3);
   p.Q << 0x1.7fd581cf494dcp+0, -0x1.b79246ee6fe38p-6, -0x1.174fea831db65p-2, -0x1.b378a70a396ep-6,
@@ -267,22 +271,25 @@ void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling) 
   CHECK(branches.certified_ceiling == Approx(ceiling).epsilon(1e-6));
   REQUIRE(r.status == Status::Ok);
   INFO("certified " << r.certified_global << ", objective " << r.objective);
-  if (r.certified_global) CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
+  if (r.certified_global)
+    CHECK(r.objective <= branches.certified_ceiling + 1e-6 * branches.certified_ceiling);
 }
 
 }  // namespace
 
-TEST_CASE("LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
+    "[lcqp][regression]") {
   // fuzz_lcqp (smoke, seed 4): the node QP with pair 0 on its R side, warm-started
   // from the root's active set, reached the working set {A, R0, R3} (kappa 2.4e9), where x2 >= 0 is
   // in W's span and x's rounding violates it by 6.4e-6, beyond the infeasibility threshold 5.1e-8:
   // Infeasible. The cold solve of the same QP is Ok (2499.8328), and the pruned subtree held the
   // optimum: branch and bound certified 2499.9035 where a branch gives 2499.8331.
   const auto p = near_parallel_rows_lcqp(
-      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18, 0x1.5bee9c018afbp-21,
-                 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16, 0x1.1346fe8f936b8p-13, 0x1.0004e3d0d2b07p+0,
-                 -0x1.2f9f7464a2a31p-16, 0x1.0001b384bb82ap+0),
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18,
+                 0x1.5bee9c018afbp-21, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16,
+                 0x1.1346fe8f936b8p-13, 0x1.0004e3d0d2b07p+0, -0x1.2f9f7464a2a31p-16,
+                 0x1.0001b384bb82ap+0),
       kR0);
   check_branch_and_bound(p, 2499.8331);
 }
@@ -312,9 +319,10 @@ TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a nod
   // is now repeated cold, and not taken as a bound unless settled (here the cold answer is not
   // either: the answer comes back uncertified).
   auto p = near_parallel_rows_lcqp(
-      symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18, 0x1.4dbcaeb8e7fa5p-10,
-                 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16, 0x1.050691c764a03p-3, 0x1.0004e3d0d2b07p+0,
-                 0x1.48d2dc72c6172p-10, 0x1.dfd748cecfb29p+2),
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
+                 0x1.4dbcaeb8e7fa5p-10, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
+                 0x1.050691c764a03p-3, 0x1.0004e3d0d2b07p+0, 0x1.48d2dc72c6172p-10,
+                 0x1.dfd748cecfb29p+2),
       kR0, std::numeric_limits<double>::infinity());
   p.R(2, 2) = 0x1.1501150115015p-10;
   check_branch_and_bound(p, 4412.4796991906);
@@ -326,14 +334,17 @@ namespace {
 /// apart in angle in the metric of Q (Q_ii from 1 to 2.5e5), L_0 an equality.
 claw::LcqpProblem<double> near_parallel_pair_lcqp() {
   claw::LcqpProblem<double> p(4, 0, 2);
-  p.Q = symmetric4(0x1.a3515e85746a2p+4, 0x1.59440e5fbdc2ep+1, -0x1.c1233f2d308b4p-2, 0x1.363c97a39cc81p+11,
-                   0x1.30037194bf255p+17, -0x1.16758beba9336p+5, 0x1.eda69a8f0d3f3p+7, 0x1.03ff48b318ec1p+0,
-                   -0x1.5e02a93004a01p+5, 0x1.e0bbcb429ee74p+17);
-  p.g << -0x1.999999999999ap-4, -0x1.b56275627562bp+5, -0x1.0624dd2f1a9fcp-10, -0x1.22eb22eb22eb2p-1;
+  p.Q = symmetric4(0x1.a3515e85746a2p+4, 0x1.59440e5fbdc2ep+1, -0x1.c1233f2d308b4p-2,
+                   0x1.363c97a39cc81p+11, 0x1.30037194bf255p+17, -0x1.16758beba9336p+5,
+                   0x1.eda69a8f0d3f3p+7, 0x1.03ff48b318ec1p+0, -0x1.5e02a93004a01p+5,
+                   0x1.e0bbcb429ee74p+17);
+  p.g << -0x1.999999999999ap-4, -0x1.b56275627562bp+5, -0x1.0624dd2f1a9fcp-10,
+      -0x1.22eb22eb22eb2p-1;
   const double k = -0x1.0624dd2f1a9fcp-10;  // -0.001
-  p.L << k, k, 0x1.e450505050504p+9, -0x1.01fbe34391581p-10, k, 0x1.aa05c29937558p-13, -0x1.f4p+9, -0x1.f4p+9;
-  p.R << k, k, 0x1.a5e399e399e3bp+9, -0x1.3d98cae8aa242p-11, k, 0x1.0e6b8d6568883p-12, 0x1.fc03fc03fc04p-1,
-      0x1.882cd82cd82cep+6;
+  p.L << k, k, 0x1.e450505050504p+9, -0x1.01fbe34391581p-10, k, 0x1.aa05c29937558p-13, -0x1.f4p+9,
+      -0x1.f4p+9;
+  p.R << k, k, 0x1.a5e399e399e3bp+9, -0x1.3d98cae8aa242p-11, k, 0x1.0e6b8d6568883p-12,
+      0x1.fc03fc03fc04p-1, 0x1.882cd82cd82cep+6;
   const double inf = std::numeric_limits<double>::infinity();
   p.lb.setConstant(-inf);
   p.ub.setConstant(inf);
@@ -346,8 +357,10 @@ claw::LcqpProblem<double> near_parallel_pair_lcqp() {
 
 }  // namespace
 
-TEST_CASE("LCQP regression: a relaxation that needs a nearly dependent row as a direction is not pruned as Infeasible",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: a relaxation that needs a nearly dependent row as a direction is not pruned "
+    "as Infeasible",
+    "[lcqp][regression]") {
   // Branch and bound's root QP is the input of
   // tests/data/regressions/qp/row_dependent_within_rounding_allowance.json: Ok or IllConditioned,
   // never Infeasible, although a row is dependent on W only within W's rounding allowance. The
@@ -357,7 +370,8 @@ TEST_CASE("LCQP regression: a relaxation that needs a nearly dependent row as a 
   claw::LcqpSolver<double> solver;
   const auto& r = solver.solve(p);
   CHECK(r.status != Status::Infeasible);
-  if (r.status == Status::Ok && r.certified_global) CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
+  if (r.status == Status::Ok && r.certified_global)
+    CHECK(r.objective == Approx(best_branch(p)).epsilon(1e-9));
 }
 
 namespace {
@@ -398,16 +412,19 @@ void check_certified_at_best_branch(const claw::LcqpProblem<double>& p, double b
 
 }  // namespace
 
-TEST_CASE("LCQP regression: the monotone path's ray on a rounding-level c is not a proof of infeasibility",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: the monotone path's ray on a rounding-level c is not a proof of "
+    "infeasibility",
+    "[lcqp][regression]") {
   // fuzz_lcqp (10-minute run): c came out slightly negative and Lemke ended in a ray:
   // certified Infeasible. The ray is now believed only when it persists with w >= -t (and here c is
   // recognised as 0 first); branch and bound finds the optimum, 0.0086643 with lambda =
   // (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
   const auto p = degenerate_monotone_lcqp(
-      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.0080e906639c2p-14,
-                 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0,
-                 -0x1.d9d9e8929494cp-12, 0x1.0000107db14bap+0),
+      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5,
+                 -0x1.0080e906639c2p-14, 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2,
+                 -0x1.25033670ccfd2p-11, 0x1.bda0ac317fad9p+0, -0x1.d9d9e8929494cp-12,
+                 0x1.0000107db14bap+0),
       0x1.6969696969698p-3);
   check_certified_at_best_branch(p, 0.0086650);  // the lambda = 0 point is not the optimum
 }
@@ -418,9 +435,10 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
   // rounding became an LCP with c = O(1) and Lemke's lambda = 0 was certified as the unique
   // solution (0.0086657; optimum 0.0086643). c within 64 n eps of its size is now 0.
   const auto p = degenerate_monotone_lcqp(
-      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5, -0x1.007cf15395d5p-14,
-                 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2, -0x1.229b9625a761ep-11, 0x1.bda0ac317fad9p+0,
-                 -0x1.d9dbbc60f2366p-12, 0x1.00000f6307c9ep+0),
+      symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5,
+                 -0x1.007cf15395d5p-14, 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2,
+                 -0x1.229b9625a761ep-11, 0x1.bda0ac317fad9p+0, -0x1.d9dbbc60f2366p-12,
+                 0x1.00000f6307c9ep+0),
       0x1.6639663966398p-3);
   check_certified_at_best_branch(p, 0.0086650);
   // (2) Three equalities leave the line x = (0, 0, 100 - lambda, lambda), along which R x is
@@ -428,10 +446,12 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
   // Lemke's point lambda = 127.5 (objective 8504.6) was certified; the optimum is lambda = 50
   // (2501.4). An entry of M within sqrt(eps) of its size now makes the path not applicable.
   claw::LcqpProblem<double> line(4, 3, 1);
-  line.Q = symmetric4(0x1.00a3e037af9bbp+0, 0x1.a1596b30224ccp-16, 0x1.a158ab27645a2p-16, 0x1.a160fc3a66a46p-16,
-                      0x1.000010b7d108ap+0, 0x1.0b7117571a3a4p-20, 0x1.0bf5d70e6eb4ep-20, 0x1.000010b65204fp+0,
-                      0x1.0be9c80064242p-20, 0x1.000010c6f7a0bp+0);
-  line.g << -0x1.041a9db4374ddp-10, -0x1.0624dd2f1a9fcp-10, 0x1.19a119a119a13p-6, 0x1.5af48e27c15b4p-7;
+  line.Q = symmetric4(0x1.00a3e037af9bbp+0, 0x1.a1596b30224ccp-16, 0x1.a158ab27645a2p-16,
+                      0x1.a160fc3a66a46p-16, 0x1.000010b7d108ap+0, 0x1.0b7117571a3a4p-20,
+                      0x1.0bf5d70e6eb4ep-20, 0x1.000010b65204fp+0, 0x1.0be9c80064242p-20,
+                      0x1.000010c6f7a0bp+0);
+  line.g << -0x1.041a9db4374ddp-10, -0x1.0624dd2f1a9fcp-10, 0x1.19a119a119a13p-6,
+      0x1.5af48e27c15b4p-7;
   const double k = kR0, e = -0x1.4e1ae7b4814e7p-8;  // 1.06e-3, -5.1e-3
   line.A << -0x1.97d7d7d7d7d83p+5, e, k, k, -0x1.73db0d74a70e7p-7, e, k, k, e, k, k, k;
   line.lbA.setConstant(kRhs);
@@ -448,19 +468,21 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
   check_certified_at_best_branch(line, 2502.0);
 }
 
-TEST_CASE("LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction leaves the node unexplored",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction "
+    "leaves the node unexplored",
+    "[lcqp][regression]") {
   // fuzz_lcqp smoke: L selects the variables in reverse order, R_0 mixes -964 with
   // 1e-3 entries; x = (0, 0, 0, 100) is feasible (objective 5000.2) but a node QP over a working
   // set of kappa 1e7 (multipliers of 2e15) missed x2 >= 0 by 4e-4 and said Infeasible: the LCQP was
   // certified Infeasible. Its answer may now be MaxIterations (an IllConditioned node is not
   // explored) but never Infeasible, and an Ok one is no worse than the best branch.
-  claw::LcqpProblem<double> p =
-      near_parallel_rows_lcqp(symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
-                                         0x1.1db85db443d2bp-19, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
-                                         0x1.1017e9495cfb6p-13, 0x1.0004e3d0d2b07p+0, 0x1.17c2790d11a3cp-17,
-                                         0x1.00014bad9a8ecp+0),
-                              0x1.15a4ecaf2a2p-10, std::numeric_limits<double>::infinity());
+  claw::LcqpProblem<double> p = near_parallel_rows_lcqp(
+      symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
+                 0x1.1db85db443d2bp-19, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
+                 0x1.1017e9495cfb6p-13, 0x1.0004e3d0d2b07p+0, 0x1.17c2790d11a3cp-17,
+                 0x1.00014bad9a8ecp+0),
+      0x1.15a4ecaf2a2p-10, std::numeric_limits<double>::infinity());
   p.g.setConstant(kR0);  // the family's instance, but for g and R_1, R_2, R_3
   p.R(1, 1) = 0x1.153e85e25cecdp-10;
   p.R(2, 3) = 1.0;
@@ -494,9 +516,10 @@ TEST_CASE("LCQP test support: the branch reference allows for violations that ca
   p.L << 0, 0, 0, 1;
   for (auto* v : {&p.lbL, &p.ubL, &p.lbR, &p.ubR}) v->conservativeResize(1);
   p.R.conservativeResize(1, 4);
-  p.Q = symmetric4(0x1.e3b450f950ea4p+17, 0x1.8e1ebdfd42aacp+4, -0x1.a60c626a82026p-3, 0x1.44bdba6597acap+0,
-                   0x1.00a3e39050911p+0, -0x1.b6d78d098c31p-18, 0x1.09a00ad60bcd7p-13, 0x1.003104957247cp+0,
-                   -0x1.0d5709606d0b2p-16, 0x1.00007b12d0f7bp+0);
+  p.Q = symmetric4(0x1.e3b450f950ea4p+17, 0x1.8e1ebdfd42aacp+4, -0x1.a60c626a82026p-3,
+                   0x1.44bdba6597acap+0, 0x1.00a3e39050911p+0, -0x1.b6d78d098c31p-18,
+                   0x1.09a00ad60bcd7p-13, 0x1.003104957247cp+0, -0x1.0d5709606d0b2p-16,
+                   0x1.00007b12d0f7bp+0);
   p.g << kR0, kR0, -0x1.933f03e2daed1p-11, 0x1.0f0f0f0f0f0f4p+0;
   p.A << 0x1.47a3d6fffff5cp-7, 0x1.a78787878787dp+6, kR0, kR0, 0x1.15b967a4ecc3ep-10, kR0, kR0,
       0x1.52d2d2d2d2d31p+3;
@@ -555,9 +578,10 @@ TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not
   // it clearly feasible. It now asks the branch point to be feasible to rounding, or the branch to
   // stay feasible with its inequalities moved inward by 1e-9 (1 + ||x||).
   claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
-  p.Q = symmetric4(0x1.00000ff6ca73ep+0, -0x1.0ef2efc5d95eep-24, -0x1.1e11aa50e8566p-24, 0x1.7ecdf05110519p-16,
-                   0x1.000010a9a468ap+0, 0x1.0b84115d6f324p-20, 0x1.717a8a9101f1bp-16, 0x1.000010c6f7a0bp+0,
-                   0x1.71740c9c1baeep-16, 0x1.00a328c9fb318p+0);
+  p.Q = symmetric4(0x1.00000ff6ca73ep+0, -0x1.0ef2efc5d95eep-24, -0x1.1e11aa50e8566p-24,
+                   0x1.7ecdf05110519p-16, 0x1.000010a9a468ap+0, 0x1.0b84115d6f324p-20,
+                   0x1.717a8a9101f1bp-16, 0x1.000010c6f7a0bp+0, 0x1.71740c9c1baeep-16,
+                   0x1.00a328c9fb318p+0);
   p.g << kR0, kR0, 0x1.5af48e27c15b4p-7, kR0;
   p.A.setConstant(kR0);
   p.lbA << kRhs;
@@ -613,8 +637,10 @@ TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke'
   CHECK(bnb.objective == Approx(0.5 * x0 * x0).epsilon(1e-12));
 }
 
-TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x|| = 1.6e10), nothing is certified",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: at a scale where no QP answer can be verified (||x|| = 1.6e10), nothing is "
+    "certified",
+    "[lcqp][regression]") {
   // fuzz_lcqp 10-minute run: R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
   // -1 and -0.62 in every branch with pair 1 on its R side: that branch is empty. At the LCQP's
   // scale, ||x|| = 1.6e10, QpSolver's tolerance 1e-9 (1 + ||x||) along the unit normal lets its
@@ -622,13 +648,16 @@ TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x||
   // branches'. The reference took it and sat 4.8e-6 below the certified optimum; a moved point must
   // now meet the branch's equalities to rounding.
   claw::LcqpProblem<double> p(4, 0, 3);
-  p.Q = symmetric4(0x1.be04fe3bb3f72p+0, 0x1.dcc26f0db5d99p+7, -0x1.9995f1928fbc3p+0, -0x1.313a41a72761ep+2,
-                   0x1.ca2082186d8e9p+17, -0x1.bd40873b25b73p-3, -0x1.82faad7f5223ep+10, 0x1.686397393c55fp+3,
-                   0x1.4736b90f73111p+3, 0x1.fa55169aae1dap+4);
-  p.g << -0x1.05d29f6c3905dp-4, -0x1.f3d8efd8efd8fp+9, -0x1.0624dd2f1a9fcp-10, 0x1.aa05c29937558p-13;
+  p.Q = symmetric4(0x1.be04fe3bb3f72p+0, 0x1.dcc26f0db5d99p+7, -0x1.9995f1928fbc3p+0,
+                   -0x1.313a41a72761ep+2, 0x1.ca2082186d8e9p+17, -0x1.bd40873b25b73p-3,
+                   -0x1.82faad7f5223ep+10, 0x1.686397393c55fp+3, 0x1.4736b90f73111p+3,
+                   0x1.fa55169aae1dap+4);
+  p.g << -0x1.05d29f6c3905dp-4, -0x1.f3d8efd8efd8fp+9, -0x1.0624dd2f1a9fcp-10,
+      0x1.aa05c29937558p-13;
   const double a = -0x1.37c3c3c3c3c3cp+9, s = -0x1.0624dd2f1a9fcp-10;  // -623.5, -0.001
-  p.L << 0x1.146155ea8d364p-11, 0x1.f7d2dd331ebc5p-11, -0x1.999999999999ap-4, -0x1.0428f3c6a5f3bp-10,  //
-      a, 1.0, -0x1.3863ec63ec63fp+9, a,                                                               //
+  p.L << 0x1.146155ea8d364p-11, 0x1.f7d2dd331ebc5p-11, -0x1.999999999999ap-4,
+      -0x1.0428f3c6a5f3bp-10,            //
+      a, 1.0, -0x1.3863ec63ec63fp+9, a,  //
       a, a, a, a;
   p.R << s, -0x1.05ac07b85172bp-10, s, s, a, a, a, a, a, a, a, a;
   const double inf = std::numeric_limits<double>::infinity();
@@ -649,19 +678,22 @@ TEST_CASE("LCQP regression: at a scale where no QP answer can be verified (||x||
   CHECK_FALSE(r.certified_global);
 }
 
-TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - lbR",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - "
+    "lbR",
+    "[lcqp][regression]") {
   // fuzz_lcqp 10-minute run, the degenerate_monotone_lcqp family with a second equality
   // 62.35 x0 + 6.235 x1 + 0.0062 x2 + 178.2 x3 = 0.8735. The first equality makes w = R x - lbR =
   // (-0.176, 6.06) x0: w >= 0 only at x0 = 0, where w = 0 and lambda = (x3, x2) runs along a
   // segment (S has rank 1). c = (-7e-4, 0.024) is a difference of terms of 0.65, so Lemke's
-  // w_1 = 0 came out 2.5e-13 (scaled), above the pivot-rounding tolerance 4e-14: pair 1 was left out
-  // of I0, lambda = (0.00145, 0) was certified (0.0086894) where the optimum is 0.0074777. I0 (and
-  // a guess's strictness test) now allows for c's rounding.
+  // w_1 = 0 came out 2.5e-13 (scaled), above the pivot-rounding tolerance 4e-14: pair 1 was left
+  // out of I0, lambda = (0.00145, 0) was certified (0.0086894) where the optimum is 0.0074777. I0
+  // (and a guess's strictness test) now allows for c's rounding.
   auto p = degenerate_monotone_lcqp(
-      symmetric4(0x1.01f219780bf9p+0, 0x1.f7cfc46661e26p-5, -0x1.e55b13e7d4f11p+4, -0x1.02feeff15c7d1p-14,
-                 0x1.817477396cfe6p+0, -0x1.f3152289e0c13p+7, -0x1.0dbbb6fc851a9p-11, 0x1.e82a5a689ba54p+17,
-                 0x1.ff0ec34fa2785p-3, 0x1.00000d94a34c9p+0),
+      symmetric4(0x1.01f219780bf9p+0, 0x1.f7cfc46661e26p-5, -0x1.e55b13e7d4f11p+4,
+                 -0x1.02feeff15c7d1p-14, 0x1.817477396cfe6p+0, -0x1.f3152289e0c13p+7,
+                 -0x1.0dbbb6fc851a9p-11, 0x1.e82a5a689ba54p+17, 0x1.ff0ec34fa2785p-3,
+                 0x1.00000d94a34c9p+0),
       0x1.6969696969698p-3);
   p.A(1, 0) = 0x1.f2d2d2d2d2d2dp+5;
   p.lbA(1) = p.ubA(1) = 0x1.bf3fbf3fbf3fcp-1;
@@ -675,8 +707,9 @@ TEST_CASE("LCQP regression: the monotone path counts a pair as degenerate within
   CHECK(guessed.objective < 0.0086);
 }
 
-TEST_CASE("LCQP regression: the monotone path's uniqueness test allows for the error of its symmetric S",
-          "[lcqp][regression]") {
+TEST_CASE(
+    "LCQP regression: the monotone path's uniqueness test allows for the error of its symmetric S",
+    "[lcqp][regression]") {
   // Review: M = S D is detected with d consistent to 1e-9 and S is then averaged with
   // its transpose, so S is known only to that asymmetry. Here L = I, M = R = S0 + eps a b' with S0
   // PSD of rank 2 and R v = 0 exactly (S0 v = 0, b'v = 0, v = (1, 1, -1)); lbR = R (1, 1, 2), so
@@ -706,22 +739,25 @@ namespace {
 /// L2 x = -0.62 and R1 x >= 0.38 hold only at x3 = -x2 = 9.8e6 (objective 5.0e18).
 claw::LcqpProblem<double> far_vertex_lcqp() {
   claw::LcqpProblem<double> p(4, 0, 3);
-  p.Q << 0x1.00001084e7f0bp+0,  -0x1.f06ddae9f2927p-3,   0x1.4d05b90f419edp-3,   0x1.5f6dc097060abp-6,
-  -0x1.f06ddae9f2927p-3,  0x1.ca2082186d8e9p+17, -0x1.2ef21bac1663ap+17,  -0x1.4719430a0c4a5p+4,
-   0x1.4d05b90f419edp-3, -0x1.2ef21bac1663ap+17,  0x1.90c305174ac3fp+16,  -0x1.18cf48057c105p+1,
-   0x1.5f6dc097060abp-6,  -0x1.4719430a0c4a5p+4,  -0x1.18cf48057c105p+1,  0x1.cc51bc483d7cdp+10;
-  p.g << 0x1.14a8c2bd3d9e9p-7,   0x1.716a316a316a5p+4, -0x1.0624dd2f1a9fcp-10,  0x1.aa05c29937558p-13;
-  p.L << 0x1.146155ea8d364p-11,  -0x1.f29c869c869c8p+9, -0x1.0624dd2f1a9fcp-10, -0x1.0620c4978d4bdp-10,
-             -0x1.f4p+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,
-  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9;
-  p.R << 0x1.eb89168b22d4ep-11, -0x1.1a9ecccbdb21ep-11, -0x1.0624dd2f1a9fcp-10, -0x1.0624dd2f1a9fcp-10,
-  -0x1.3f3f3f3f3f3f4p-1, -0x1.46e8b373f7098p-11,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,
-  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9,  -0x1.37c3c3c3c3c3cp+9;
+  p.Q << 0x1.00001084e7f0bp+0, -0x1.f06ddae9f2927p-3, 0x1.4d05b90f419edp-3, 0x1.5f6dc097060abp-6,
+      -0x1.f06ddae9f2927p-3, 0x1.ca2082186d8e9p+17, -0x1.2ef21bac1663ap+17, -0x1.4719430a0c4a5p+4,
+      0x1.4d05b90f419edp-3, -0x1.2ef21bac1663ap+17, 0x1.90c305174ac3fp+16, -0x1.18cf48057c105p+1,
+      0x1.5f6dc097060abp-6, -0x1.4719430a0c4a5p+4, -0x1.18cf48057c105p+1, 0x1.cc51bc483d7cdp+10;
+  p.g << 0x1.14a8c2bd3d9e9p-7, 0x1.716a316a316a5p+4, -0x1.0624dd2f1a9fcp-10, 0x1.aa05c29937558p-13;
+  p.L << 0x1.146155ea8d364p-11, -0x1.f29c869c869c8p+9, -0x1.0624dd2f1a9fcp-10,
+      -0x1.0620c4978d4bdp-10, -0x1.f4p+9, -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9,
+      -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9,
+      -0x1.37c3c3c3c3c3cp+9;
+  p.R << 0x1.eb89168b22d4ep-11, -0x1.1a9ecccbdb21ep-11, -0x1.0624dd2f1a9fcp-10,
+      -0x1.0624dd2f1a9fcp-10, -0x1.3f3f3f3f3f3f4p-1, -0x1.46e8b373f7098p-11, -0x1.37c3c3c3c3c3cp+9,
+      -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9, -0x1.37c3c3c3c3c3cp+9,
+      -0x1.37c3c3c3c3c3cp+9;
   const double inf = std::numeric_limits<double>::infinity();
-  p.lb.setConstant(-inf); p.ub << 0x1.01c801c801c8p-1, inf, inf, inf;
+  p.lb.setConstant(-inf);
+  p.ub << 0x1.01c801c801c8p-1, inf, inf, inf;
   p.lbL << -0x1p+0, -0x1.3f3f3f3f3f3f4p-1, -0x1.3f3f3f3f3f3f4p-1;
-  p.ubL << inf,  0x1.c289c289c28ap-3, 0x1.8383838383838p+0;
-  p.lbR << -0x1p+0,  0x1.8185818581858p-2, -0x1.3f3f3f3f3f3f4p-1;
+  p.ubL << inf, 0x1.c289c289c28ap-3, 0x1.8383838383838p+0;
+  p.lbR << -0x1p+0, 0x1.8185818581858p-2, -0x1.3f3f3f3f3f3f4p-1;
   p.ubR << inf, 0x1.5152515251525p+0, 0x1.4545454545454p-2;
   return p;
 }

@@ -65,11 +65,16 @@ inline bool json_number(const nlohmann::json& v, double fill, double& out) {
   }
   if (!v.is_string()) return false;
   const std::string s = v.get<std::string>();
-  if (s == "inf" || s == "Infinity") out = std::numeric_limits<double>::infinity();
-  else if (s == "-inf" || s == "-Infinity") out = -std::numeric_limits<double>::infinity();
-  else if (s == "DBL_MAX") out = std::numeric_limits<double>::max();
-  else if (s == "-DBL_MAX") out = -std::numeric_limits<double>::max();
-  else return hex_float(s, out);
+  if (s == "inf" || s == "Infinity")
+    out = std::numeric_limits<double>::infinity();
+  else if (s == "-inf" || s == "-Infinity")
+    out = -std::numeric_limits<double>::infinity();
+  else if (s == "DBL_MAX")
+    out = std::numeric_limits<double>::max();
+  else if (s == "-DBL_MAX")
+    out = -std::numeric_limits<double>::max();
+  else
+    return hex_float(s, out);
   return true;
 }
 
