@@ -328,6 +328,12 @@ TEMPLATE_TEST_CASE("wrap's remainder is std::remainder bit for bit", "[pid][clos
       mismatches += same(claw::detail::remainder(x, p), std::remainder(x, p)) ? 0 : 1;
   }
   CHECK(mismatches == 0);
+  // Non-finite x: NaN, as std::remainder (and in finitely many steps).
+  for (const T x : {std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                    std::numeric_limits<T>::quiet_NaN()}) {
+    CHECK(std::isnan(claw::detail::remainder(x, T(1))));
+    CHECK(std::isnan(std::remainder(x, T(1))));
+  }
 }
 
 TEST_CASE("DC-motor clamp equals the torque-speed formula at sampled speeds", "[pid][limits]") {
