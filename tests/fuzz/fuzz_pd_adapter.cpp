@@ -90,9 +90,9 @@ void run(FuzzInput& in) {
       claw_fuzz::fill_values(in, deadband);
       const bool with_deadband = in.boolean();
       const State state_before = state;
-      const Vec out_before =
-          out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written
-                // through Eigen's const MatrixBase& idiom
+      // A snapshot: out is written through Eigen's const MatrixBase& idiom.
+      // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+      const Vec out_before = out;
       const Status status =
           with_deadband ? claw::pd_adapter(action, s.order, state, bounds.lower, bounds.upper,
                                            s.instantaneous, deadband, dt, out)

@@ -167,9 +167,9 @@ void run(FuzzInput& in) {
         // The block's update against the free function on a copy of the command state.
         State reference_state = pd.command_state();
         reference_state.row(2) = target.transpose();
-        Vec reference_out =
-            out;  // NOLINT(performance-unnecessary-copy-initialization): a snapshot; out is written
-                  // through Eigen's const MatrixBase& idiom
+        // A snapshot: out is written through Eigen's const MatrixBase& idiom.
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
+        Vec reference_out = out;
         const typename Block::Settings& s = pd.settings();
         const Status reference_status =
             claw::pd_controller(q, v, reference_state, s.bounds.lower, s.bounds.upper, s.kp, s.kd,
