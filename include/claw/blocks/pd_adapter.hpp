@@ -107,10 +107,11 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
   if (has_deadband)
     for (Eigen::Index j = 0; j < n; ++j)
       if (!(deadband.coeff(j) >= Scalar(0))) return Status::InvalidParameter;
-  if (!none_nan(lower) || !none_nan(upper)) return Status::InvalidBounds;
-  for (Eigen::Index j = 0; j < n; ++j)
-    for (const int row : {kVelocity, kAcceleration})
-      if (lower.coeff(row, j) > upper.coeff(row, j)) return Status::InvalidBounds;
+  // The law reads the velocity and acceleration rows, adjacent in a StateMatrix.
+  static_assert(kAcceleration == kVelocity + 1, "velocity and acceleration rows are adjacent");
+  if (!none_nan(lower) || !none_nan(upper) ||
+      !ordered_bounds(lower.middleRows(kVelocity, 2), upper.middleRows(kVelocity, 2)))
+    return Status::InvalidBounds;
   Status status = Status::Ok;
   for (Eigen::Index j = 0; j < n; ++j)
     if (!detail::pd_adapter_joint_or_hold(

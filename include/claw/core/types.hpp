@@ -151,6 +151,16 @@ inline bool none_nan(const Eigen::DenseBase<Derived>& m) noexcept {
   return true;
 }
 
+/// True when lower and upper hold no NaN and lower <= upper entry by entry (infinities allowed).
+template <typename DerivedLower, typename DerivedUpper>
+inline bool ordered_bounds(const Eigen::DenseBase<DerivedLower>& lower,
+                           const Eigen::DenseBase<DerivedUpper>& upper) noexcept {
+  for (Eigen::Index j = 0; j < lower.cols(); ++j)
+    for (Eigen::Index i = 0; i < lower.rows(); ++i)
+      if (!(lower.coeff(i, j) <= upper.coeff(i, j))) return false;
+  return true;
+}
+
 /// Positive infinity of Scalar.
 template <typename Scalar>
 constexpr Scalar infinity() noexcept {

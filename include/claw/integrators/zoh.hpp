@@ -459,10 +459,8 @@ Status integrate_zoh(const Eigen::MatrixBase<DerivedState>& state,
     const Status bounds_status = validate_state_bounds(lower, upper, ZohMode::Viable);
     if (bounds_status != Status::Ok) return bounds_status;
   } else {
-    if (!none_nan(lower) || !none_nan(upper)) return Status::InvalidBounds;
+    if (!ordered_bounds(lower, upper)) return Status::InvalidBounds;
     for (Eigen::Index j = 0; j < s.cols(); ++j) {
-      for (Eigen::Index i = 0; i < 3; ++i)
-        if (lower.coeff(i, j) > upper.coeff(i, j)) return Status::InvalidBounds;
       const Scalar steps =
           detail::jiminy_horizon_ratio(s.coeff(kVelocity, j), upper.coeff(kAcceleration, j), dt);
       if (!std::isfinite(steps)) return Status::InvalidBounds;
