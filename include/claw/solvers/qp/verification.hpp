@@ -139,7 +139,8 @@ bool qp_constraint_residuals(const Eigen::MatrixBase<DA>& a, const Eigen::Matrix
 /// row_norm_i = ||a_i||_2, e.g. a.row(i).stableNorm(), exact for rows of subnormal entries)
 /// and the stationarity limit (QpResiduals), and returns whether the answer passes:
 /// primal <= infeasibility_tolerance, complementarity <= infeasibility_tolerance,
-/// stationarity <= stationarity_limit, dual == 0, all finite. Also writes the objective
+/// stationarity <= stationarity_limit, dual == 0, all finite, the limit included (a limit that
+/// overflowed bounds nothing: the answer is then unverifiable in Scalar). Also writes the objective
 /// 1/2 x'Qx + g'x (from the same products). `residual` and `magnitude` (n each) are workspace.
 /// O(n^2 + m n).
 template <typename DQ, typename DG, typename DA, typename DN, typename DL, typename DU,
@@ -159,7 +160,7 @@ bool check_qp_answer(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
   const bool finite =
       detail::qp_constraint_residuals(a, row_norm, lb, ub, lba, uba, x, mu, lambda, out);
   return finite && out.primal <= infeasibility_tolerance &&
-         out.complementarity <= infeasibility_tolerance &&
+         out.complementarity <= infeasibility_tolerance && std::isfinite(out.stationarity_limit) &&
          out.stationarity <= out.stationarity_limit && out.dual == typename DG::Scalar(0);
 }
 
