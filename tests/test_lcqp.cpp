@@ -19,6 +19,7 @@
 #include "claw/solvers/qp.hpp"
 #include "support/alloc_counter.hpp"
 #include "support/lcqp_reference.hpp"
+#include "support/solver_instances.hpp"
 
 using claw::LcqpPath;
 using claw::LcqpStationarity;

@@ -11,6 +11,7 @@
 #include "claw/solvers/lcqp.hpp"
 #include "support/lcqp_reference.hpp"
 #include "support/reference.hpp"
+#include "support/solver_instances.hpp"
 
 namespace {
 

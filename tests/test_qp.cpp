@@ -14,6 +14,7 @@
 #include "claw/solvers/qp.hpp"
 #include "support/alloc_counter.hpp"
 #include "support/qp_certificate.hpp"
+#include "support/solver_instances.hpp"
 
 using claw::QpActivity;
 using claw::Status;

@@ -12,6 +12,7 @@
 #include "support/lcqp_reference.hpp"
 #include "support/qp_certificate.hpp"
 #include "support/reference.hpp"
+#include "support/solver_instances.hpp"
 
 namespace {
 

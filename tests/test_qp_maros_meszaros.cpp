@@ -17,6 +17,7 @@
 #include "claw/solvers/qp.hpp"
 #include "support/qp_certificate.hpp"
 #include "support/reference.hpp"
+#include "support/solver_instances.hpp"
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include "claw/solvers/qp.hpp"
 #include "support/json_core.hpp"
 #include "support/qp_certificate.hpp"
+#include "support/solver_instances.hpp"
 
 namespace {
 

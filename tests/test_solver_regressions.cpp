@@ -8,6 +8,7 @@
 #include "claw/solvers/lcqp.hpp"
 #include "claw/solvers/qp.hpp"
 #include "support/lcqp_branches.hpp"
+#include "support/solver_instances.hpp"
 
 using claw::Status;
 
