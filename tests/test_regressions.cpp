@@ -1,5 +1,5 @@
-// tests/test_regressions.cpp: one test per fuzzing finding (tests/fuzz), each the reduced input
-// that broke a contract, fixed at its cause.
+// tests/test_regressions.cpp: reduced inputs the fuzz targets (tests/fuzz) found for the laws,
+// blocks and small QPs, each with the contract it pins.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -86,9 +86,9 @@ TEST_CASE("fuzz finding: viable ZOH keeps its bounds when decel dt^2 underflows"
 
 TEST_CASE("fuzz finding: viable ZOH braking plan keeps a rounding reserve (float, bound near 0)",
           "[regression][zoh]") {
-  // Braking from v = -0.5 toward p_min = -6.16e-7 at amax = 0.5, dt = 0.5: the planned speed was
-  // half an ulp of 0.25 too fast, and two steps later the joint passed p_min by 1e-8, far more
-  // than any rounding of |p| ~ 6e-7. The plan now keeps 16 eps of the margin in reserve.
+  // Braking from v = -0.5 toward p_min = -6.16e-7 at amax = 0.5, dt = 0.5: a planned speed half an
+  // ulp of 0.25 too fast takes the joint past p_min by 1e-8 two steps later, far more than any
+  // rounding of |p| ~ 6e-7. Pins the plan's reserve of 16 eps of the margin.
   using StateF = claw::StateMatrix<float, 1>;
   StateF lower, upper, s;
   lower << -6.1568630371766631e-07f, -0.5f, -0.5f;
@@ -157,18 +157,18 @@ TEST_CASE("fuzz finding: viable ZOH with a subnormal deceleration brakes as the 
           "[regression][zoh]") {
   // float, amin = -denorm_min, p near a subnormal p_max, pushed toward it from rest.
   // (a) dt = 985: decel dt^2 is subnormal, so the long-horizon root sqrt(2 margin decel) - decel dt
-  // / 2 is used; (decel / 2) rounded to 0, the half step was lost and the speed limit 1.4e-43 let
+  // / 2 is used, and (decel / 2) rounds to 0: without the half step a speed limit of 1.4e-43 lets
   // the joint travel 1.3e-40 past a margin of 6.6e-42. (b) dt = 6.16: the brake step amin dt rounds
-  // to -6 denorm_min, the plan counted on 6.16; 2.6% less braking per step carried the
-  // joint 1.4e-40 past p_max after 14 steps. The plan now uses s = fl(decel dt), the brake the step
+  // to -6 denorm_min, not 6.16; planned with 6.16, 2.6% less braking per step carries the joint
+  // 1.4e-40 past p_max after 14 steps. Pins the plan's use of s = fl(decel dt), the brake the step
   // applies.
   using StateF = claw::StateMatrix<float, 1>;
   StateF lower, upper;
   lower << -0x1.81c8p-136f, -0x1.81c8p-136f, -0x1p-149f;
   upper << 0x1.81c8p-136f, 0x1.81c8p-136f, 0x1.6849b8p-47f;
-  // (c) dt = 6.12: the plan's speed, subnormal, rounded up by half a denorm_min; braking from above
-  // the plan never gets back under it, and (n + 1) dt / 2 denorm_min more travel passed p_max. The
-  // plan now gives 2 denorm_min less.
+  // (c) dt = 6.12: the plan's speed, subnormal, can round up by half a denorm_min; braking from
+  // above the plan never gets back under it, and (n + 1) dt / 2 denorm_min more travel would pass
+  // p_max. Pins the plan's 2 denorm_min of reserve.
   for (const float dt : {0x1.ec85e8p+9f, 0x1.8a0a0cp+2f, 0x1.878a06p+2f}) {
     INFO("dt " << dt);
     StateF s;
@@ -360,8 +360,8 @@ TEST_CASE("fuzz finding: the DC-motor envelope keeps full precision past a subno
 
 TEST_CASE("fuzz finding: DC-motor envelope with a speed term that underflows in its first order",
           "[regression][limits]") {
-  // tsat = denorm_min, vlim = 6.1e-320, v = 0.5: tsat v rounds to 0, which was taken as the exact
-  // speed term; w = tsat v / vlim = 4.05e-5, and the envelope is [-w - tsat, -w + tsat].
+  // tsat = denorm_min, vlim = 6.1e-320, v = 0.5: tsat v rounds to 0, which is not the exact speed
+  // term; w = tsat v / vlim = 4.05e-5, and the envelope is [-w - tsat, -w + tsat].
   claw::EffortLimits<double, 1> limits;
   limits.kind = claw::EffortLimitKind::DcMotor;
   limits.stall_effort << kDenormMin;
@@ -464,8 +464,8 @@ TEST_CASE(
 TEST_CASE(
     "fuzz finding: back-calculation with h >= 2 Tt uses Tt = h (the discrete update diverged)",
     "[regression][pid]") {
-  // In saturation I+ - I* = (1 - h/Tt)(I - I*): with h/Tt = 4 the integral grew x3 per step until
-  // it overflowed. For h >= 2 Tt (explicit or default Tt) the law now uses Tt = h: deadbeat, the
+  // In saturation I+ - I* = (1 - h/Tt)(I - I*): with h/Tt = 4 the integral would grow x3 per step
+  // until it overflows. For h >= 2 Tt (explicit or default Tt) the law uses Tt = h: deadbeat, the
   // integral reaches its fixed point in one step. Below that, h/Tt is kept (control_toolbox's
   // defaults can give h/Tt = 1.6).
   claw::Pid<double, 1> pid;
@@ -521,8 +521,8 @@ TEST_CASE(
     "fuzz finding: simple bounds in the QP working set hold exactly (tight infeasibility "
     "tolerance)",
     "[regression][qp]") {
-  // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: the solve put x_0
-  // one ulp off -1, which that tolerance counts as a violation. Bounds in W are now set exactly.
+  // Every variable fixed at -1 (lb = ub) and infeasibility_tolerance 5.6e-56: x_0 one ulp off -1
+  // counts as a violation. Pins: bounds in W are set exactly.
   // (Tolerances below eps are refused; the tightest valid ones still get x exact.)
   claw::QpSolverXd qp(3, 0);
   Eigen::Matrix3d q;
@@ -572,9 +572,9 @@ TEST_CASE(
 
 TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only at the warm start",
           "[regression][qp]") {
-  // A zero row made an equality 0 = -1 (infeasible). The warm start began at x = lb = -5e11, where
-  // the threshold itol (1 + ||x||) was 5e7 and the miss of 1 passed; the solve then moved to
-  // x = -2/3 and said Ok. The check is now repeated at the answer.
+  // A zero row makes an equality 0 = -1 (infeasible). The warm start begins at x = lb = -5e11,
+  // where the threshold itol (1 + ||x||) is 5e7 and the miss of 1 passes; the solve then moves to
+  // x = -2/3. Pins: the check is repeated at the answer, which is never Ok.
   claw::QpSolver<float, claw::Dynamic, claw::Dynamic, 8, 8> qp(1, 1);
   const Eigen::Matrix<float, 1, 1> q(0.75f), a(-0.0f), g(0.5f);
   REQUIRE(qp.set_hessian(q) == Status::Ok);

@@ -14,8 +14,8 @@ using claw::Status;
 
 TEST_CASE("LCQP regression: a subnormal Q with contradictory rows is Infeasible, not x = inf",
           "[lcqp][regression]") {
-  // fuzz_lcqp: n = 1, Q = 3.2e-319, x fixed at -1 by its bounds while two equality rows ask
-  // -x = -1; the QP used to accept the subnormal Q and answer x = inf, "Ok".
+  // n = 1, Q = 3.2e-319 (subnormal: not positive definite in double), x fixed at -1 by its bounds
+  // while two equality rows ask -x = -1. Pins: no answer x = inf with Ok.
   claw::LcqpProblem<double> p(1, 2, 1);
   p.Q << 3.2e-319;
   p.g << -1.0;
@@ -58,7 +58,8 @@ TEST_CASE("LCQP regression: an Ok point always has a finite objective", "[lcqp][
 
 TEST_CASE("FLIQC regression: the least-violation fallback stays within the velocity bounds",
           "[fliqc][regression]") {
-  // fuzz_fliqc: with a huge violation t the QP tolerance (relative to |t|) let qdot leave its box.
+  // A huge violation t: a QP tolerance relative to |t| would admit a qdot outside its box. Pins:
+  // the fallback's qdot stays within q_dot_max.
   claw::FliqcSettings<double> s;
   s.q_dot_max = 0.5;
   s.fallback = claw::FliqcFallback::LeastViolation;
@@ -85,8 +86,8 @@ TEST_CASE("FLIQC regression: the least-violation fallback stays within the veloc
 
 TEST_CASE("FLIQC regression: float, a horizon so long that dt P overflows its squared norm",
           "[fliqc][regression]") {
-  // fuzz_fliqc: dt = 3.4e38 in float; |dt P|^2 overflowed, the row tolerance became +inf and a
-  // violated distance row passed as Ok.
+  // dt = 3.4e38 in float: |dt P|^2 overflows, which would make the row tolerance +inf. Pins: a
+  // violated distance row is never Ok.
   claw::FliqcSettings<float> s;
   s.dt = 3.4e38f;
   s.eps = -0.9375f;
@@ -169,10 +170,10 @@ double best_branch(const claw::LcqpProblem<double>& p) {
 TEST_CASE(
     "LCQP regression: branch and bound does not prune the optimum's branch (node QP rounding)",
     "[lcqp][regression]") {
-  // fuzz_lcqp, two instances whose R rows are nearly equal (entries 1.06e-3 and a few outliers): a
-  // node QP over a nearly dependent working set said Infeasible, and its subtree, holding the
-  // optimum, was pruned: certified 6250.11 where a branch gives 3123.85, and 5000.479 where one
-  // gives 5000.236. Fixed by the QP's conditioning-aware dependence test and the refinement of x.
+  // Two instances whose R rows are nearly equal (entries 1.06e-3 and a few outliers): a node QP
+  // over a nearly dependent working set must not call its node infeasible, since that subtree holds
+  // the optimum (branches of 3123.85 and 5000.236; the next best, 6250.11 and 5000.479). Pins the
+  // QP's conditioning-aware dependence test and the refinement of x.
   const double r0 = 0x1.159071b9677c3p-10, rhs = 0x1.b1b1b1b1b1b2p-4;
   claw::LcqpSolver<double> solver;
   auto settings = solver.settings();
@@ -217,12 +218,11 @@ TEST_CASE(
 
 TEST_CASE("LCQP regression: at a scale where no QP answer can be verified, nothing is certified",
           "[lcqp][regression]") {
-  // fuzz_lcqp (smoke, seed 2): x ~ 1.25e9, objective 1.9e18. At a relaxation node every free pair
-  // was complementary within the feasibility threshold (1e-9 (1 + ||x||) = 1.25 here), so the node
-  // was taken for a leaf: polished on pair 0's L side (1.94975e18) while its R side
-  // gives 1.94787e18, 1e-3 lower, and the answer was certified. A leaf now closes its node only
-  // when the polished branch meets the node's bound within the prune tolerance; otherwise it
-  // branches.
+  // x ~ 1.25e9, objective 1.9e18. At a relaxation node every free pair is complementary within
+  // the feasibility threshold (1e-9 (1 + ||x||) = 1.25 here), yet pair 0's L side polishes to
+  // 1.94975e18 and its R side to 1.94787e18, 1e-3 lower. Pins the rule: a leaf closes its node
+  // only when the polished branch meets the node's bound within the prune tolerance; otherwise the
+  // node branches, and no answer above the better side is certified.
   const double inf = std::numeric_limits<double>::infinity();
   claw::LcqpProblem<double> p(4, 0, 3);
   p.Q << 0x1.7fd581cf494dcp+0, -0x1.b79246ee6fe38p-6, -0x1.174fea831db65p-2, -0x1.b378a70a396ep-6,
@@ -281,11 +281,12 @@ void check_branch_and_bound(const claw::LcqpProblem<double>& p, double ceiling) 
 TEST_CASE(
     "LCQP regression: a warm node QP that fails is solved again cold before its subtree is pruned",
     "[lcqp][regression]") {
-  // fuzz_lcqp (smoke, seed 4): the node QP with pair 0 on its R side, warm-started
-  // from the root's active set, reached the working set {A, R0, R3} (kappa 2.4e9), where x2 >= 0 is
-  // in W's span and x's rounding violates it by 6.4e-6, beyond the infeasibility threshold 5.1e-8:
-  // Infeasible. The cold solve of the same QP is Ok (2499.8328), and the pruned subtree held the
-  // optimum: branch and bound certified 2499.9035 where a branch gives 2499.8331.
+  // The node QP with pair 0 on its R side, warm-started from the root's active set, can reach the
+  // working set {A, R0, R3} (kappa 2.4e9), where x2 >= 0 is in W's span and x's rounding violates
+  // it by 6.4e-6, beyond the infeasibility threshold 5.1e-8. The cold solve of the same QP is Ok
+  // (2499.8328), and that subtree holds the optimum (a branch gives 2499.8331). Pins: a warm node
+  // failure is solved again cold before the subtree is pruned, so nothing near 2499.9035 is
+  // certified.
   const auto p = near_parallel_rows_lcqp(
       symmetric4(0x1.00000d5f30134p+0, 0x1.a1596b30224ccp-16, 0x1.2db1fdbf5f9e3p-18,
                  0x1.5bee9c018afbp-21, 0x1.00a3e39050911p+0, 0x1.63a8e8c942e79p-16,
@@ -312,13 +313,11 @@ TEST_CASE("LCQP regression: branch and bound goes on past a node QP missed by x'
 
 TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a node bound",
           "[lcqp][regression]") {
-  // fuzz_lcqp (smoke): the family above, node QP with pair 0 on its R side, warm-started:
-  // Ok after one iteration at a vertex that is not the minimiser, stationarity residual 768 beside
-  // gradients of 100 (the recomputation after steps had set a real negative multiplier to 0, its
-  // constraint having left W once already). Its objective, 37294, closed the node as a leaf, and
-  // the subtree held the optimum: certified 4999.49 where a branch gives 4412.48. Such an answer
-  // is now repeated cold, and not taken as a bound unless settled (here the cold answer is not
-  // either: the answer comes back uncertified).
+  // The family above, node QP with pair 0 on its R side, warm-started: a vertex that is not the
+  // minimiser (stationarity residual 768 beside gradients of 100, objective 37294) must not close
+  // the node; the subtree holds a branch of 4412.48. Pins: such a node answer is repeated cold and
+  // is a bound only when settled; here the cold answer is not settled either, so the LCQP answer
+  // is not certified, and never certified at 4999.49.
   auto p = near_parallel_rows_lcqp(
       symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
                  0x1.4dbcaeb8e7fa5p-10, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
@@ -331,7 +330,7 @@ TEST_CASE("LCQP regression: a node QP answer Ok far from stationary is not a nod
 
 namespace {
 
-/// fuzz_lcqp (10-minute run): n = 4, two pairs of general rows; L_0 and R_0 are 4.4e-10
+/// n = 4, two pairs of general rows; L_0 and R_0 are 4.4e-10
 /// apart in angle in the metric of Q (Q_ii from 1 to 2.5e5), L_0 an equality.
 claw::LcqpProblem<double> near_parallel_pair_lcqp() {
   claw::LcqpProblem<double> p(4, 0, 2);
@@ -417,9 +416,9 @@ TEST_CASE(
     "LCQP regression: the monotone path's ray on a rounding-level c is not a proof of "
     "infeasibility",
     "[lcqp][regression]") {
-  // fuzz_lcqp (10-minute run): c came out slightly negative and Lemke ended in a ray:
-  // certified Infeasible. The ray is now believed only when it persists with w >= -t (and here c is
-  // recognised as 0 first); branch and bound finds the optimum, 0.0086643 with lambda =
+  // c is zero up to rounding (computed slightly negative), where Lemke's method can end in a ray.
+  // Pins the rule: a ray proves infeasibility only when it persists with w >= -t (and c within its
+  // rounding is 0 first); branch and bound finds the optimum, 0.0086643 with lambda =
   // (3.9e-5, 1.1e-3), below the lambda = 0 point's 0.0086657.
   const auto p = degenerate_monotone_lcqp(
       symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5,
@@ -432,9 +431,9 @@ TEST_CASE(
 
 TEST_CASE("LCQP regression: the monotone path does not certify a solution made unique by rounding",
           "[lcqp][regression]") {
-  // fuzz_lcqp smokes. (1) The family above with c = +1e-17: scaled by |c|_inf, the
-  // rounding became an LCP with c = O(1) and Lemke's lambda = 0 was certified as the unique
-  // solution (0.0086657; optimum 0.0086643). c within 64 n eps of its size is now 0.
+  // (1) The family above with c = +1e-17: scaled by |c|_inf, the rounding would become an LCP with
+  // c = O(1) whose unique solution lambda = 0 (0.0086657) is not the optimum (0.0086643). Pins the
+  // rule: c within 64 n eps of its size is 0.
   const auto p = degenerate_monotone_lcqp(
       symmetric4(0x1.01f21d75b02cfp+0, 0x1.f79482c4dcce6p-5, 0x1.ce91101b7ab0cp-5,
                  -0x1.007cf15395d5p-14, 0x1.817477396cfe6p+0, 0x1.cdae30fe8f306p-2,
@@ -444,8 +443,8 @@ TEST_CASE("LCQP regression: the monotone path does not certify a solution made u
   check_certified_at_best_branch(p, 0.0086650);
   // (2) Three equalities leave the line x = (0, 0, 100 - lambda, lambda), along which R x is
   // constant: M = 0 in exact arithmetic (1e-17 computed) and every lambda >= 0 is complementary.
-  // Lemke's point lambda = 127.5 (objective 8504.6) was certified; the optimum is lambda = 50
-  // (2501.4). An entry of M within sqrt(eps) of its size now makes the path not applicable.
+  // Lemke's point lambda = 127.5 (objective 8504.6) is not the optimum, lambda = 50 (2501.4).
+  // Pins the rule: an entry of M within sqrt(eps) of its size makes the path not applicable.
   claw::LcqpProblem<double> line(4, 3, 1);
   line.Q = symmetric4(0x1.00a3e037af9bbp+0, 0x1.a1596b30224ccp-16, 0x1.a158ab27645a2p-16,
                       0x1.a160fc3a66a46p-16, 0x1.000010b7d108ap+0, 0x1.0b7117571a3a4p-20,
@@ -473,11 +472,10 @@ TEST_CASE(
     "LCQP regression: a node QP whose proof of infeasibility rests on a rounding-level direction "
     "leaves the node unexplored",
     "[lcqp][regression]") {
-  // fuzz_lcqp smoke: L selects the variables in reverse order, R_0 mixes -964 with
-  // 1e-3 entries; x = (0, 0, 0, 100) is feasible (objective 5000.2) but a node QP over a working
-  // set of kappa 1e7 (multipliers of 2e15) missed x2 >= 0 by 4e-4 and said Infeasible: the LCQP was
-  // certified Infeasible. Its answer may now be MaxIterations (an IllConditioned node is not
-  // explored) but never Infeasible, and an Ok one is no worse than the best branch.
+  // L selects the variables in reverse order, R_0 mixes -964 with 1e-3 entries; x = (0, 0, 0, 100)
+  // is feasible (objective 5000.2), while a node QP over a working set of kappa 1e7 (multipliers of
+  // 2e15) misses x2 >= 0 by 4e-4. Pins: the answer may be MaxIterations (an IllConditioned node is
+  // not explored) but never Infeasible, and an Ok one is no worse than the best branch.
   claw::LcqpProblem<double> p = near_parallel_rows_lcqp(
       symmetric4(0x1.00000d5f30134p+0, 0x1.a199e8bc0abdep-16, 0x1.2db1fdbf5f9e3p-18,
                  0x1.1db85db443d2bp-19, 0x1.00a3e30e4a142p+0, 0x1.682a7b03aea18p-16,
@@ -506,12 +504,12 @@ TEST_CASE(
 
 TEST_CASE("LCQP test support: the branch reference allows for violations that carry no multiplier",
           "[lcqp][regression]") {
-  // fuzz_lcqp smoke: the reference (claw_test::LcqpBranches::certified_ceiling) was
-  // 0.03 below the exact optimum. The LCQP's feasible set is one vertex: x3 = 0, A x = b and R x =
-  // lbR (objective 5004.379164416, in rational arithmetic). The branch with R held has its QP
-  // optimum at x3 = -2.8e-11 (exact), within QpSolver's threshold of x3 >= 0, which stays out of
-  // W with no multiplier: 5004.3497. Moved inward by twice that miss, the QP answered the same
-  // point again. The move is now doubled until the point holds x3 >= 0 exactly.
+  // Pins the test reference (claw_test::LcqpBranches::certified_ceiling) at the exact optimum.
+  // The LCQP's feasible set is one vertex: x3 = 0, A x = b and R x = lbR (objective
+  // 5004.379164416, in rational arithmetic). The branch with R held has its QP optimum at
+  // x3 = -2.8e-11 (exact), within QpSolver's threshold of x3 >= 0, which stays out of W with no
+  // multiplier: 5004.3497. Moved inward by twice that miss, the QP can answer the same point; the
+  // move is doubled until the point holds x3 >= 0 exactly.
   claw::LcqpProblem<double> p = reverse_selector_lcqp(2);
   p.L.conservativeResize(1, 4);
   p.L << 0, 0, 0, 1;
@@ -571,13 +569,13 @@ TEST_CASE("LCQP regression: a node QP missing a row by the rounding of W's combi
 
 TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not clearly feasible",
           "[lcqp][regression]") {
-  // fuzz_lcqp (10-minute run): A = R_3 up to 3e-5 in x2's entry, both held at the same
-  // rhs: every point with A x = b and R_3 x >= lbR_3, R_1 x >= lbR_1, R_0 x >= lbR_0 has
-  // x1 <= -3.65 (a Farkas combination with multipliers of 4.8e12, checked in rational arithmetic),
-  // so with x1 >= 0 the LCQP is infeasible, and LcqpSolver says so. A branch QP still answers Ok
-  // with primal residual 7.6e-13 (R_3 missed by that much is worth 3.65 of x1): the harness called
-  // it clearly feasible. It now asks the branch point to be feasible to rounding, or the branch to
-  // stay feasible with its inequalities moved inward by 1e-9 (1 + ||x||).
+  // A = R_3 up to 3e-5 in x2's entry, both held at the same rhs: every point with A x = b and
+  // R_3 x >= lbR_3, R_1 x >= lbR_1, R_0 x >= lbR_0 has x1 <= -3.65 (a Farkas combination with
+  // multipliers of 4.8e12, checked in rational arithmetic), so with x1 >= 0 the LCQP is infeasible,
+  // and LcqpSolver says so. A branch QP answers Ok with primal residual 7.6e-13 (R_3 missed by that
+  // much is worth 3.65 of x1). Pins the harness's rule: a branch is clearly feasible only when its
+  // point is feasible to rounding, or it stays feasible with its inequalities moved inward by
+  // 1e-9 (1 + ||x||).
   claw::LcqpProblem<double> p = reverse_selector_lcqp(1);
   p.Q = symmetric4(0x1.00000ff6ca73ep+0, -0x1.0ef2efc5d95eep-24, -0x1.1e11aa50e8566p-24,
                    0x1.7ecdf05110519p-16, 0x1.000010a9a468ap+0, 0x1.0b84115d6f324p-20,
@@ -608,11 +606,12 @@ TEST_CASE("LCQP test support: a branch point within 1e-12 of an empty set is not
 
 TEST_CASE("LCQP regression: the monotone path equilibrates its LCP before Lemke's method",
           "[lcqp][regression]") {
-  // fuzz_lcqp smoke: L selects x3, x2, x1, x0; R rows r (1, 1, 1, 1) with r = 858.8
+  // L selects x3, x2, x1, x0; R rows r (1, 1, 1, 1) with r = 858.8
   // (pairs 0-2) and kR0 = 0.00106 (pair 3). Every feasible x has sum x >= kRhs / kR0 = 100, so
   // pairs 0-2 sit on their L side and the feasible set is the single point x = (100, 0, 0, 0).
-  // M = S D with d = 1 at the first pair made S's diagonal span 858.8 to 1.3e-9; Lemke ended on a
-  // ray and the LCQP was certified Infeasible. With E S E (unit diagonal) it solves in two pivots.
+  // M = S D with d = 1 at the first pair gives S a diagonal from 858.8 to 1.3e-9, where Lemke's
+  // method can end on a ray. Pins: with E S E (unit diagonal) it solves in two pivots, never
+  // Infeasible.
   claw::LcqpProblem<double> p = reverse_selector_lcqp(0);
   p.Q.setIdentity();
   p.g.setZero();
@@ -642,12 +641,12 @@ TEST_CASE(
     "LCQP regression: at a scale where no QP answer can be verified (||x|| = 1.6e10), nothing is "
     "certified",
     "[lcqp][regression]") {
-  // fuzz_lcqp 10-minute run: R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at
-  // -1 and -0.62 in every branch with pair 1 on its R side: that branch is empty. At the LCQP's
-  // scale, ||x|| = 1.6e10, QpSolver's tolerance 1e-9 (1 + ||x||) along the unit normal lets its
-  // point miss them (by 1.75 once moved inward) and answer Ok, at a value 6e-6 below the clean
-  // branches'. The reference took it and sat 4.8e-6 below the certified optimum; a moved point must
-  // now meet the branch's equalities to rounding.
+  // R1 and R2 are the same row, -623.5 (1, 1, 1, 1), held at -1 and -0.62 in every branch with
+  // pair 1 on its R side: that branch is empty. At the LCQP's scale, ||x|| = 1.6e10, QpSolver's
+  // tolerance 1e-9 (1 + ||x||) along the unit normal lets its point miss them (by 1.75 once moved
+  // inward) and answer Ok, at a value 6e-6 below the clean branches'. Pins the reference's rule: a
+  // moved point must meet the branch's equalities to rounding, so the reference is not below the
+  // certified optimum.
   claw::LcqpProblem<double> p(4, 0, 3);
   p.Q = symmetric4(0x1.be04fe3bb3f72p+0, 0x1.dcc26f0db5d99p+7, -0x1.9995f1928fbc3p+0,
                    -0x1.313a41a72761ep+2, 0x1.ca2082186d8e9p+17, -0x1.bd40873b25b73p-3,
@@ -683,13 +682,13 @@ TEST_CASE(
     "LCQP regression: the monotone path counts a pair as degenerate within the rounding of R x - "
     "lbR",
     "[lcqp][regression]") {
-  // fuzz_lcqp 10-minute run, the degenerate_monotone_lcqp family with a second equality
+  // The degenerate_monotone_lcqp family with a second equality
   // 62.35 x0 + 6.235 x1 + 0.0062 x2 + 178.2 x3 = 0.8735. The first equality makes w = R x - lbR =
   // (-0.176, 6.06) x0: w >= 0 only at x0 = 0, where w = 0 and lambda = (x3, x2) runs along a
   // segment (S has rank 1). c = (-7e-4, 0.024) is a difference of terms of 0.65, so Lemke's
-  // w_1 = 0 came out 2.5e-13 (scaled), above the pivot-rounding tolerance 4e-14: pair 1 was left
-  // out of I0, lambda = (0.00145, 0) was certified (0.0086894) where the optimum is 0.0074777. I0
-  // (and a guess's strictness test) now allows for c's rounding.
+  // w_1 = 0 comes out 2.5e-13 (scaled), above the pivot-rounding tolerance 4e-14; lambda =
+  // (0.00145, 0) (0.0086894) is not the optimum, 0.0074777. Pins the rule: I0 (and a guess's
+  // strictness test) allows for c's rounding.
   auto p = degenerate_monotone_lcqp(
       symmetric4(0x1.01f219780bf9p+0, 0x1.f7cfc46661e26p-5, -0x1.e55b13e7d4f11p+4,
                  -0x1.02feeff15c7d1p-14, 0x1.817477396cfe6p+0, -0x1.f3152289e0c13p+7,
@@ -735,7 +734,7 @@ TEST_CASE(
 
 namespace {
 
-/// fuzz_lcqp 10-minute run: pairs whose rows L2 = R2 coincide, and an L0 whose x2 and
+/// Pairs whose rows L2 = R2 coincide, and an L0 whose x2 and
 /// x3 coefficients differ by 6.1e-8 of 0.001: with pairs 0 and 2 on their L side, L0 x = -1,
 /// L2 x = -0.62 and R1 x >= 0.38 hold only at x3 = -x2 = 9.8e6 (objective 5.0e18).
 claw::LcqpProblem<double> far_vertex_lcqp() {
