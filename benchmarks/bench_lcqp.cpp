@@ -146,7 +146,7 @@ void BM_FliqcFilter_fliqc(benchmark::State& state) {
     state.SkipWithError("no instance with this m");
     return;
   }
-  claw::FliqcFilter<double, 7, 16> filter;
+  claw::FliqcFilter<double, 7, 7, 16> filter;
   std::vector<double> samples;
   samples.reserve(raws.size() * 4096);
   for (auto _ : state) {

@@ -75,7 +75,7 @@ class SolveTimer {
 };
 
 template <int N, int M>
-using Solver = claw::QpSolver<double, N, M>;
+using Solver = claw::QpSolver<double, N, N, M>;
 
 /// Means of the iterations and active constraints per solve; flags any status other than Ok.
 struct SolveStats {

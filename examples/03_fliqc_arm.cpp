@@ -41,7 +41,7 @@ using namespace claw_examples;
 constexpr double kQdotMax = 2.0;     // [rad/s] bound on every joint velocity
 constexpr double kPrintEvery = 0.4;  // table row every 0.4 s
 
-using Filter = claw::FliqcFilter<double, kJoints, 16>;
+using Filter = claw::FliqcFilter<double, kJoints, kJoints, 16>;
 
 /// The q-quantile (nearest rank) of the finite entries of `values`; NaN when there are none.
 double quantile(const std::vector<double>& values, double q) {

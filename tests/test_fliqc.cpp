@@ -14,7 +14,7 @@ namespace {
 using claw::FliqcCostType;
 using claw::FliqcFallback;
 using claw::Status;
-using Filter = claw::FliqcFilter<double, 4, 4>;
+using Filter = claw::FliqcFilter<double, 4, 4, 4>;
 using Vec4 = Eigen::Matrix<double, 4, 1>;
 using Mat4 = Eigen::Matrix<double, 4, 4>;
 using Jac = Eigen::Matrix<double, 6, 4>;

@@ -287,7 +287,7 @@ TEST_CASE("FLIQC arm scenario: 2000 filtered cycles keep the clearance and reach
   claw::FliqcSettings<double> settings;
   settings.q_dot_max = 2.0;
   settings.eps = kClearance + kPredictionMargin;
-  claw::FliqcFilter<double, kJoints, 16> filter;
+  claw::FliqcFilter<double, kJoints, kJoints, 16> filter;
   REQUIRE(filter.configure(settings) == claw::Status::Ok);
   long cycles = 0, solved = 0, worst_cycle = -1;
   double worst_prediction = -1.0;

@@ -18,7 +18,7 @@ TEST_CASE("FLIQC conformance: raw inputs give the global optimum's qdot or Infea
   const auto data = claw_test::load_reference("lcqp", "fliqc_instances.json");
   const auto& instances = data["instances"];
   REQUIRE(instances.size() > 0);
-  claw::FliqcFilter<double, 7, 16> filter;
+  claw::FliqcFilter<double, 7, 7, 16> filter;
   const Eigen::Matrix<double, 7, 7> identity = Eigen::Matrix<double, 7, 7>::Identity();
   for (const auto& instance : instances) {
     INFO(claw_test::case_label("fliqc_instances.json", instance));

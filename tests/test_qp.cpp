@@ -196,7 +196,7 @@ TEST_CASE("QP without constraints: x = -Q^-1 g, nothing active", "[qp]") {
     CHECK(r.residuals.stationarity <= 1e-10);
   }
   // Fixed size, no A at all (M = 0), bounds-only overload.
-  claw::QpSolver<double, 2, 0> fixed;
+  claw::QpSolver<double, 2, 2, 0> fixed;
   REQUIRE(fixed.set_hessian(Eigen::Matrix2d{{4, 1}, {1, 3}}) == Status::Ok);
   const auto& r = fixed.solve(Eigen::Vector2d(1, 2), Eigen::Vector2d::Constant(-kInf),
                               Eigen::Vector2d::Constant(kInf));
@@ -555,8 +555,8 @@ TEST_CASE("fixed, bounded and dynamic sizes give the same answer", "[qp]") {
   std::mt19937 rng(7);
   for (int t = 0; t < 10; ++t) {
     const Problem p = random_problem(rng, 7, 8, t % 3);
-    claw::QpSolver<double, 7, 8> fixed;
-    claw::QpSolver<double, claw::Dynamic, claw::Dynamic, 10, 20> bounded(7, 8);
+    claw::QpSolver<double, 7, 7, 8> fixed;
+    claw::QpSolver<double, claw::Dynamic, 10, claw::Dynamic, 20> bounded(7, 8);
     claw::QpSolverXd dynamic(7, 8);
     const auto& rf = solve(fixed, p);
     const auto& rb = solve(bounded, p);
@@ -896,7 +896,7 @@ TEST_CASE("bad input: clear status, no crash, the last solution held", "[qp]") {
 }
 
 TEST_CASE("float: closed forms and random QPs", "[qp][float]") {
-  claw::QpSolver<float, 2, 1> small;
+  claw::QpSolver<float, 2, 2, 1> small;
   const Eigen::Matrix2f q{{2.f, 0.f}, {0.f, 2.f}};
   const Eigen::Matrix<float, 1, 2> a{{1.f, 1.f}};
   const Eigen::Vector2f g(-2.f, -5.f), lb = Eigen::Vector2f::Constant(-10.f),
@@ -959,7 +959,7 @@ TEMPLATE_TEST_CASE("QP calls allocate nothing after construction, for every stat
              lba50 = large.lba.cast<S>(), uba50 = large.uba.cast<S>();
   const MatX not_pd = -MatX::Identity(50, 50);
   const VecX wrong_size = VecX::Zero(49);
-  claw::QpSolver<S, 7, 8> fixed;
+  claw::QpSolver<S, 7, 7, 8> fixed;
   claw::QpSolver<S, claw::Dynamic, claw::Dynamic> dynamic(50, 100);
   claw::QpSolver<S, claw::Dynamic, claw::Dynamic> capped(50, 100);
   claw::QpSettings<S> few;

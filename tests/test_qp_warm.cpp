@@ -20,7 +20,7 @@ using claw::Status;
 template <int M>
 void check_warm_scenario(int laps) {
   const claw_bench::WarmScenario scenario = claw_bench::make_warm_scenario(7, M);
-  using Solver = claw::QpSolver<double, 7, M>;
+  using Solver = claw::QpSolver<double, 7, 7, M>;
   std::vector<Solver> warm(scenario.problems.size());
   Solver cold;
   int solves = 0, mismatches = 0, failures = 0;

@@ -575,7 +575,7 @@ TEST_CASE("fuzz finding: a held-out equality is checked at the answer, not only 
   // A zero row makes an equality 0 = -1 (infeasible). The warm start begins at x = lb = -5e11,
   // where the threshold itol (1 + ||x||) is 5e7 and the miss of 1 passes; the solve then moves to
   // x = -2/3. Pins: the check is repeated at the answer, which is never Ok.
-  claw::QpSolver<float, claw::Dynamic, claw::Dynamic, 8, 8> qp(1, 1);
+  claw::QpSolver<float, claw::Dynamic, 8, claw::Dynamic, 8> qp(1, 1);
   const Eigen::Matrix<float, 1, 1> q(0.75f), a(-0.0f), g(0.5f);
   REQUIRE(qp.set_hessian(q) == Status::Ok);
   REQUIRE(qp.set_constraints(a) == Status::Ok);

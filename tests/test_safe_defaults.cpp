@@ -206,7 +206,7 @@ TEST_CASE("Hot calls refuse a wrong size in every build: SizeMismatch, nothing t
     CHECK(out == out_before);
     // A FLIQC filter never given its joints (N dynamic, no set_num_joints) refuses every cycle,
     // also one whose inputs are all empty, with a zero command.
-    claw::FliqcFilter<double, claw::Dynamic, 4, 7> no_joints;
+    claw::FliqcFilter<double, claw::Dynamic, 7, 4> no_joints;
     const Eigen::MatrixXd no_jacobian(3, 0), no_rows(0, 0);
     const auto& cycle = no_joints.filter(none, no_jacobian, none, no_rows);
     CHECK(cycle.status == Status::SizeMismatch);

@@ -64,7 +64,7 @@ TEST_CASE("FLIQC regression: the least-violation fallback stays within the veloc
   s.q_dot_max = 0.5;
   s.fallback = claw::FliqcFallback::LeastViolation;
   s.enable_nullspace_projector_in_A = false;
-  claw::FliqcFilter<double, 3, 2> filter;
+  claw::FliqcFilter<double, 3, 3, 2> filter;
   REQUIRE(filter.configure(s) == Status::Ok);
   Eigen::Matrix<double, 3, 1> guide(0.4, -0.3, 0.2);
   Eigen::Matrix<double, 6, 3> jacobian = Eigen::Matrix<double, 6, 3>::Identity();
@@ -92,7 +92,7 @@ TEST_CASE("FLIQC regression: float, a horizon so long that dt P overflows its sq
   s.dt = 3.4e38f;
   s.eps = -0.9375f;
   s.active_threshold = std::numeric_limits<float>::infinity();
-  claw::FliqcFilter<float, 2, 3> filter;
+  claw::FliqcFilter<float, 2, 2, 3> filter;
   REQUIRE(filter.configure(s) == Status::Ok);
   Eigen::Matrix<float, 2, 1> guide(1.0f, 750.0f);
   Eigen::Matrix<float, 6, 2> jacobian = Eigen::Matrix<float, 6, 2>::Zero();

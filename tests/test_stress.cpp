@@ -347,7 +347,7 @@ TEST_CASE("stress: random QPs satisfy KKT to 1e-9 and warm start equals cold sta
   const std::uint64_t seed = stress_seed() + 5;
   Rng rng(seed);
   const long problems = scaled(6000);
-  using Solver = claw::QpSolver<double, claw::Dynamic, claw::Dynamic, kJoints, kJoints>;
+  using Solver = claw::QpSolver<double, claw::Dynamic, kJoints, claw::Dynamic, kJoints>;
   for (long c = 0; c < problems; ++c) {
     INFO("seed " << seed << " (CLAW_STRESS_SEED + 5), problem " << c);
     const int n = rng.integer(1, kJoints), m = rng.integer(0, kJoints);

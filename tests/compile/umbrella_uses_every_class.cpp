@@ -33,7 +33,7 @@ int main() {
   count(pid.configure(
       claw::presets::mujoco_native<double, 2>(claw::presets::MujocoNativePid<double>{})));
 
-  claw::QpSolver<double, 2, 0> qp;
+  claw::QpSolver<double, 2, 2, 0> qp;
   count(qp.set_hessian(Eigen::Matrix2d::Identity()));
   count(qp.solve(-one, -one, one).status);
   claw::LemkeSolver<double, 2> lemke;
@@ -42,7 +42,7 @@ int main() {
   problem.Q.setIdentity();
   claw::LcqpSolver<double> lcqp;
   count(lcqp.solve(problem).status);
-  claw::FliqcFilter<double, 2, 1> fliqc;
+  claw::FliqcFilter<double, 2, 2, 1> fliqc;
   const Eigen::Matrix<double, 3, 2> jacobian = Eigen::Matrix<double, 3, 2>::Zero();
   const Eigen::MatrixXd no_rows(0, 2);
   const Eigen::VectorXd no_distances(0);

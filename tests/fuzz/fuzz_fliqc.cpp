@@ -46,7 +46,7 @@ claw::FliqcSettings<Scalar> random_settings(FuzzInput& in) {
 
 template <typename Scalar>
 void run(FuzzInput& in) {
-  using Filter = claw::FliqcFilter<Scalar, claw::Dynamic, kMaxM, kMaxN>;
+  using Filter = claw::FliqcFilter<Scalar, claw::Dynamic, kMaxN, kMaxM>;
   static Filter filter;  // reused across inputs
   const int n = in.integer(1, kMaxN);
   CLAW_FUZZ_CHECK(filter.set_num_joints(n) == Status::Ok, "set_num_joints refused a valid n");

@@ -23,7 +23,7 @@ constexpr int kMaxM = 8;
 
 template <typename Scalar>
 struct Problem {
-  using Solver = claw::QpSolver<Scalar, claw::Dynamic, claw::Dynamic, kMaxN, kMaxM>;
+  using Solver = claw::QpSolver<Scalar, claw::Dynamic, kMaxN, claw::Dynamic, kMaxM>;
   typename Solver::HessianType q;
   typename Solver::ConstraintMatrixType a;
   typename Solver::VectorN g, lb, ub;

@@ -1,5 +1,5 @@
 // tests/mcu/firmware_fliqc.cpp: the FLIQC safety filter as firmware, for the size report:
-// claw::FliqcFilter<float, 7, 8> (n = 7 joints, up to 8 distances) filtering a planner's joint
+// claw::FliqcFilter<float, 7, 7, 8> (n = 7 joints, up to 8 distances) filtering a planner's joint
 // velocity for 10 cycles of 20 ms on one built-in instance (sphere_obstacles_m8_2 of
 // tests/data/reference/lcqp/fliqc_instances.json, rounded to float; every distance active). Between
 // cycles the distances move as predicted, psi += dt P qdot, so the filter warm-starts from the
@@ -15,8 +15,8 @@
 namespace {
 constexpr int kJoints = 7;
 constexpr int kDistances = 8;
-using Filter = claw::FliqcFilter<float, kJoints, kDistances>;
-static_assert(sizeof(Filter) <= 16384, "FliqcFilter<float, 7, 8> must fit in 16 KiB of RAM");
+using Filter = claw::FliqcFilter<float, kJoints, kJoints, kDistances>;
+static_assert(sizeof(Filter) <= 16384, "FliqcFilter<float, 7, 7, 8> must fit in 16 KiB of RAM");
 
 volatile float g_qdot_guide[kJoints] = {-0x1.feb49ep-3f, 0x1.d09f92p-3f,  -0x1.ef29fp-4f,
                                         -0x1.ce85dcp-4f, -0x1.712934p-5f, -0x1.28767ap-2f,
@@ -103,7 +103,7 @@ void write_text(const char* text) {
   __asm__ volatile("bkpt 0xAB" : "+r"(operation) : "r"(argument) : "memory");
 }
 
-/// Prints "sizeof(claw::FliqcFilter<float, 7, 8>) = <bytes> bytes".
+/// Prints "sizeof(claw::FliqcFilter<float, 7, 7, 8>) = <bytes> bytes".
 void print_filter_size() {
   char digits[12];
   char* p = digits + sizeof digits;
@@ -113,7 +113,7 @@ void print_filter_size() {
     *--p = static_cast<char>('0' + value % 10);
     value /= 10;
   } while (value != 0);
-  write_text("sizeof(claw::FliqcFilter<float, 7, 8>) = ");
+  write_text("sizeof(claw::FliqcFilter<float, 7, 7, 8>) = ");
   write_text(p);
   write_text(" bytes\n");
 }

@@ -3,7 +3,7 @@
 
 Reads <dir>/lcqp/fliqc_instances.json, where <dir> is $CLAW_REFERENCE_DIR when set and non-empty, else
 --default-dir (the source tree's tests/data/reference), keeps the instances with m <= --max-m (8: the
-board's FliqcFilter<float, 7, 8>), and writes <out>/fliqc_data.hpp (counts, declarations) and
+board's FliqcFilter<float, 7, 7, 8>), and writes <out>/fliqc_data.hpp (counts, declarations) and
 <out>/fliqc_data.cpp (one pool of floats as hexadecimal literals and the case table of
 tests/mcu/fliqc_cases.hpp). Every value is rounded to float here, once (what the board uses), and
 emitted exactly. Files are rewritten only when their content changes (see gen_jiminy_cases.py).

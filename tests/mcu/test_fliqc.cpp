@@ -1,7 +1,8 @@
-// tests/mcu/test_fliqc.cpp: the FLIQC filter on the board: claw::FliqcFilter<float, 7, 8> fed the
-// raw inputs of every shared instance with m <= 8 ($CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json,
-// rounded to float by gen_fliqc_cases.py), through both overloads (default P_i^inv = P_i'/|P_i|^2,
-// and the instance's explicit Pinv with M = I), each from a cold start (reset()):
+// tests/mcu/test_fliqc.cpp: the FLIQC filter on the board: claw::FliqcFilter<float, 7, 7, 8> fed
+// the raw inputs of every shared instance with m <= 8
+// ($CLAW_REFERENCE_DIR/lcqp/fliqc_instances.json, rounded to float by gen_fliqc_cases.py), through
+// both overloads (default P_i^inv = P_i'/|P_i|^2, and the instance's explicit Pinv with M = I),
+// each from a cold start (reset()):
 //  - feasible instance: status Ok and ||qdot - x*||_inf <= 1e-3, x* the certified global optimum's
 //    qdot (double, rounded to float once);
 //  - infeasible instance: status Infeasible (certified) and the default fallback's qdot = 0.
@@ -26,7 +27,7 @@ namespace {
 
 constexpr int kJoints = 7;
 constexpr double kQdotTolerance = 1e-3;
-using Filter = claw::FliqcFilter<float, kJoints, kFliqcMaxM>;
+using Filter = claw::FliqcFilter<float, kJoints, kJoints, kFliqcMaxM>;
 using claw::Status;
 using Vector7f = Eigen::Matrix<float, kJoints, 1>;
 using Matrix7f = Eigen::Matrix<float, kJoints, kJoints>;
@@ -177,7 +178,7 @@ void run_fliqc() {
   std::printf("reference: %s (%d instances with m <= %d, %d with larger m left out)\n",
               kFliqcReferenceFile, kFliqcCaseCount, kFliqcMaxM, kFliqcSkippedCount);
   begin_suite(
-      "FLIQC filter, FliqcFilter<float, 7, 8> (FPv4-SP): qdot within 1e-3 of the global "
+      "FLIQC filter, FliqcFilter<float, 7, 7, 8> (FPv4-SP): qdot within 1e-3 of the global "
       "optimum, or Infeasible");
   Tally tally;
   const FliqcCase* nan_case = nullptr;
@@ -188,7 +189,7 @@ void run_fliqc() {
   }
   if (nan_case != nullptr) nan_input_case(*nan_case, tally);
   {
-    Test test("no heap: FliqcFilter<float, 7, 8> configure, reset, filter (both overloads)");
+    Test test("no heap: FliqcFilter<float, 7, 7, 8> configure, reset, filter (both overloads)");
     test.check(tally.heap_calls == 0, "%u heap call(s)", unsigned(tally.heap_calls));
   }
   double worst = 0.0;

@@ -76,7 +76,7 @@ LcqpBranches<Scalar> solve_lcqp_branches(
       (MaxC == claw::Dynamic || MaxP == claw::Dynamic) ? claw::Dynamic : MaxC + 2 * MaxP;
   const Eigen::Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
   LcqpBranches<Scalar> out;
-  claw::QpSolver<Scalar, claw::Dynamic, claw::Dynamic, MaxN, kMaxRows> qp(n, nc + 2 * m);
+  claw::QpSolver<Scalar, claw::Dynamic, MaxN, claw::Dynamic, kMaxRows> qp(n, nc + 2 * m);
   if (qp.set_hessian(p.Q) != claw::Status::Ok) return out;
   Eigen::Matrix<Scalar, claw::Dynamic, claw::Dynamic, Eigen::RowMajor, kMaxRows, MaxN> rows(
       nc + 2 * m, n);

@@ -12,9 +12,14 @@
 namespace claw {
 
 /// Size conventions for every claw template <typename Scalar, int N, int MaxN = N>:
-///  - fixed:   N > 0 (e.g. 7), storage inline, no heap;
+///  - fixed:   N > 0 (e.g. 7), MaxN = N, storage inline, no heap;
 ///  - bounded: N = Eigen::Dynamic, MaxN > 0: inline storage of MaxN, runtime size <= MaxN, no heap;
 ///  - dynamic: N = MaxN = Eigen::Dynamic: allocates in the constructor only.
+/// One parameter order for every sized type: Scalar, then N and MaxN (joints or variables), then
+/// each further dimension as its size and capacity (M, MaxM: rows of A or distances). A dimension
+/// that is always sized at run time has only its capacity: QpSolver<Scalar, N, MaxN, M, MaxM>,
+/// FliqcFilter<Scalar, N, MaxN, MaxM>, LcqpSolver<Scalar, MaxN, MaxC, MaxP> (variables, rows of A,
+/// complementarity pairs).
 constexpr int Dynamic = Eigen::Dynamic;
 
 /// Column vector of N joints (one entry per joint; a batch of robots is one long vector).

@@ -82,7 +82,7 @@ struct FliqcSettings {
 ///  - status: Ok; Infeasible (no velocity satisfies the complementarity and the bounds: certified);
 ///    MaxIterations (the solver gave up: nothing proved); NonFiniteInput, SizeMismatch,
 ///    InvalidProblem (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
-template <typename Scalar, int N, int MaxM, int MaxN>
+template <typename Scalar, int N, int MaxN, int MaxM>
 struct FliqcResult {
   Status status = Status::InvalidProblem;
   Vector<Scalar, N, MaxN> qdot;
@@ -131,12 +131,17 @@ struct FliqcResult {
 /// of each distance in the caller's psi) is tried first and verified; a wrong guess costs one
 /// small solve.
 ///
-/// Sizes: N fixed, or Dynamic with MaxN > 0; MaxM > 0 distances at most (more active rows:
-/// SizeMismatch and the fallback). No heap at all; filter() is noexcept and allocation-free.
-template <typename Scalar_, int N_, int MaxM_, int MaxN_ = N_>
+/// Sizes (claw's one parameter order, core/types.hpp): N joints, fixed (MaxN = N) or Dynamic with
+/// MaxN > 0; MaxM > 0 distances at most (more active rows: SizeMismatch and the fallback), e.g.
+/// FliqcFilter<float, 7, 7, 8>. No heap at all; filter() is noexcept and allocation-free.
+template <typename Scalar_, int N_, int MaxN_, int MaxM_>
 class FliqcFilter {
-  static_assert(MaxM_ > 0, "FliqcFilter needs a bounded number of distances MaxM");
-  static_assert(MaxN_ > 0, "FliqcFilter needs a bounded number of joints (N fixed, or MaxN)");
+  static_assert(MaxN_ > 0,
+                "FliqcFilter<Scalar, N, MaxN, MaxM> needs a bounded number of joints MaxN");
+  static_assert(N_ == Dynamic || N_ == MaxN_,
+                "FliqcFilter<Scalar, N, MaxN, MaxM>: a fixed N needs MaxN == N");
+  static_assert(MaxM_ > 0,
+                "FliqcFilter<Scalar, N, MaxN, MaxM> needs a bounded number of distances MaxM");
 
  public:
   using Scalar = Scalar_;
@@ -147,7 +152,7 @@ class FliqcFilter {
   using Solver = LcqpSolver<Scalar, kMaxVars, kMaxRows, MaxM_>;
   using Problem = typename Solver::Problem;
   using Settings = FliqcSettings<Scalar>;
-  using Result = FliqcResult<Scalar, N_, MaxM_, MaxN_>;
+  using Result = FliqcResult<Scalar, N_, MaxN_, MaxM_>;
   using VectorN = Vector<Scalar, N_, MaxN_>;
   using MatrixNN = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
 

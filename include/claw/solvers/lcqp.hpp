@@ -268,7 +268,7 @@ class LcqpSolver {
   using Result = LcqpResult<Scalar, MaxN_, MaxP_>;
   static constexpr bool kBounded = MaxN_ != Dynamic && MaxC_ != Dynamic && MaxP_ != Dynamic;
   static constexpr int kMaxRows = kBounded ? MaxC_ + 2 * MaxP_ : Dynamic;
-  using Qp = QpSolver<Scalar, Dynamic, Dynamic, MaxN_, kMaxRows>;
+  using Qp = QpSolver<Scalar, Dynamic, MaxN_, Dynamic, kMaxRows>;
   using VectorN = Vector<Scalar, Dynamic, MaxN_>;
   using VectorP = Vector<Scalar, Dynamic, MaxP_>;
   using VectorRows = Vector<Scalar, Dynamic, kMaxRows>;

@@ -26,7 +26,7 @@ namespace detail {
 /// constraint outside W, dropping members whose multiplier would turn negative first, so the
 /// first x that violates nothing beyond the threshold is the candidate answer. QpSolver derives
 /// from this class (its storage) and decides the answer's status.
-template <typename Scalar_, int N_, int M_, int MaxN_, int MaxM_>
+template <typename Scalar_, int N_, int MaxN_, int M_, int MaxM_>
 class QpDualActiveSet {
  protected:
   using Scalar = Scalar_;
@@ -38,7 +38,7 @@ class QpDualActiveSet {
       Eigen::Matrix<Scalar, M_, N_, (N_ == 1 ? Eigen::ColMajor : Eigen::RowMajor), MaxM_, MaxN_>;
   using VectorN = Vector<Scalar, N_, MaxN_>;
   using VectorM = Vector<Scalar, M_, MaxM_>;
-  using Result = QpResult<Scalar, N_, M_, MaxN_, MaxM_>;
+  using Result = QpResult<Scalar, N_, MaxN_, M_, MaxM_>;
 
   /// Sizes every buffer for n variables and m rows (zeros; 1 / ||a_i|| = 1).
   void resize(Index n, Index m) {

@@ -60,13 +60,18 @@ namespace claw {
 /// changing g and bounds (a homotopy, a branch and bound over bounds) want. Any guess is safe; a
 /// bad one only costs iterations.
 ///
-/// Sizes: N_ fixed (> 0), or Dynamic with MaxN_ > 0 (bounded, inline storage) or Dynamic (heap);
-/// likewise M_ / MaxM_ (M_ = 0 is allowed: bounds only). Dynamic storage is allocated by the
-/// constructor and reserve() only. set_hessian(), set_constraints() and solve() are noexcept,
-/// allocate nothing and print nothing.
-template <typename Scalar_, int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
-class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, M_, MaxN_, MaxM_> {
-  using Base = detail::QpDualActiveSet<Scalar_, N_, M_, MaxN_, MaxM_>;
+/// Sizes, in claw's one parameter order (core/types.hpp): N_ fixed (> 0, MaxN_ = N_), or Dynamic
+/// with MaxN_ > 0 (bounded, inline storage) or Dynamic (heap); likewise M_ / MaxM_ (M_ = 0 is
+/// allowed: bounds only). QpSolver<double, 7, 7, 4> is 7 variables and 4 rows; QpSolver<double>
+/// is sized at run time. Dynamic storage is allocated by the constructor and reserve() only.
+/// set_hessian(), set_constraints() and solve() are noexcept, allocate nothing and print nothing.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_, int M_ = Dynamic, int MaxM_ = M_>
+class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> {
+  static_assert(N_ == Dynamic || N_ == MaxN_,
+                "QpSolver<Scalar, N, MaxN, M, MaxM>: a fixed N needs MaxN == N");
+  static_assert(M_ == Dynamic || M_ == MaxM_,
+                "QpSolver<Scalar, N, MaxN, M, MaxM>: a fixed M needs MaxM == M");
+  using Base = detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_>;
 
  public:
   using Scalar = Scalar_;
@@ -75,8 +80,8 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, M_, MaxN_, MaxM_> 
   using ConstraintMatrixType = typename Base::ConstraintMatrixType;
   using VectorN = typename Base::VectorN;
   using VectorM = typename Base::VectorM;
-  using ActiveSet = QpActiveSet<N_, M_, MaxN_, MaxM_>;
-  using Result = QpResult<Scalar, N_, M_, MaxN_, MaxM_>;
+  using ActiveSet = QpActiveSet<N_, MaxN_, M_, MaxM_>;
+  using Result = QpResult<Scalar, N_, MaxN_, M_, MaxM_>;
   using Settings = QpSettings<Scalar>;
 
   /// Fixed sizes: ready for set_hessian(). Dynamic sizes: empty until reserve().
@@ -376,7 +381,7 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, M_, MaxN_, MaxM_> 
 
   /// Whether the last result held constraint c as an equality.
   bool was_equality(Index c) const noexcept {
-    const QpActiveSet<N_, M_, MaxN_, MaxM_>& last = result_.active_set;
+    const QpActiveSet<N_, MaxN_, M_, MaxM_>& last = result_.active_set;
     return (c < n_ ? last.bound(c) : last.constraint(c - n_)) == QpActivity::Equality;
   }
 
@@ -483,7 +488,7 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, M_, MaxN_, MaxM_> 
 };
 
 /// Dynamic-size solvers (allocate in the constructor / reserve() only).
-using QpSolverXd = QpSolver<double, Dynamic, Dynamic>;
-using QpSolverXf = QpSolver<float, Dynamic, Dynamic>;
+using QpSolverXd = QpSolver<double>;
+using QpSolverXf = QpSolver<float>;
 
 }  // namespace claw

@@ -22,7 +22,7 @@ enum class QpActivity : std::int8_t {
 /// An active set: one QpActivity per simple bound (`bounds`, n entries) and per row of A
 /// (`constraints`, m entries), stored as std::int8_t. QpResult::active_set reports the solution's;
 /// passing one to QpSolver::solve warm-starts it.
-template <int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
+template <int N_ = Dynamic, int MaxN_ = N_, int M_ = Dynamic, int MaxM_ = M_>
 struct QpActiveSet {
   using BoundStates = Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1>;
   using ConstraintStates = Eigen::Matrix<std::int8_t, M_, 1, Eigen::ColMajor, MaxM_, 1>;
@@ -122,13 +122,13 @@ struct QpResiduals {
 ///    (after MaxIterations, warm-starting from it with a larger cap continues the iteration).
 ///  - NonFiniteInput, InvalidBounds, InvalidProblem, SizeMismatch (input refused before any work):
 ///    nothing changes but status, iterations (0) and residuals (+inf).
-template <typename Scalar, int N_, int M_, int MaxN_ = N_, int MaxM_ = M_>
+template <typename Scalar, int N_ = Dynamic, int MaxN_ = N_, int M_ = Dynamic, int MaxM_ = M_>
 struct QpResult {
   Status status = Status::InvalidProblem;       ///< before the first solve: InvalidProblem
   Vector<Scalar, N_, MaxN_> x;                  ///< the minimiser (see above for non-Ok statuses)
   Vector<Scalar, N_, MaxN_> bound_multipliers;  ///< mu, one per variable
   Vector<Scalar, M_, MaxM_> constraint_multipliers;  ///< lambda, one per row of A
-  QpActiveSet<N_, M_, MaxN_, MaxM_> active_set;      ///< see QpActiveSet
+  QpActiveSet<N_, MaxN_, M_, MaxM_> active_set;      ///< see QpActiveSet
   QpResiduals<Scalar> residuals;                     ///< see QpResiduals
   Scalar objective = Scalar(0);                      ///< 1/2 x'Qx + g'x at x
   int iterations = 0;  ///< active-set changes made by this solve (see QpSettings::max_iterations)
