@@ -15,6 +15,9 @@ LcqpProblemXd lcqp_problem(const nlohmann::json& lcqp, bool add_regularisation =
 /// malformed.
 claw::FliqcSettings<double> fliqc_settings(const nlohmann::json& params);
 
+/// The problem with every entry rounded to float (infinite bounds stay infinite).
+claw::LcqpProblem<float> rounded_to_float(const LcqpProblemXd& problem);
+
 /// 1/2 x'Qx + g'x with the problem's Q (callers pass an unregularised problem when it matters).
 double lcqp_objective(const LcqpProblemXd& problem, const Eigen::VectorXd& x);
 
