@@ -1,0 +1,539 @@
+// claw/solvers/lcqp/monotone.hpp: LcqpSolver's first path: when one side of the pairs selects
+// variables and the equalities determine the rest, the LCQP's unique complementary point by Lemke.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "claw/core/product.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/solvers/detail/min_max.hpp"
+#include "claw/solvers/lcp.hpp"
+
+namespace claw {
+namespace detail {
+
+/// The monotone path of LcqpSolver (its class comment states the method). It applies when one
+/// side of the pairs selects variables (each row of L, or of R, has one nonzero entry, positive,
+/// in distinct columns: lambda_i = L_i x - lbL_i) and the equality rows of A determine the other
+/// n - m variables: x = x0 + T lambda and the other side is w = c + M lambda. When M = S D with S
+/// symmetric positive semidefinite and D positive diagonal, 0 <= lambda perp w >= 0 is the monotone
+/// LCP(c, S) in mu = D lambda, whose w is unique; lambda is unique when S restricted to the pairs
+/// with w_i = 0 (to the rounding of w) is nonsingular with a margin over S's error bound. Every
+/// test decides with the rounding bounds of the quantities it reads, so that a problem within
+/// rounding of another structure falls through instead of being certified.
+/// Owns its buffers (sized by reserve(n, nc, m)); no other path uses them.
+template <typename Scalar, int MaxN, int MaxC, int MaxP>
+class LcqpMonotonePath {
+ public:
+  using Index = Eigen::Index;
+  using VectorN = Vector<Scalar, Dynamic, MaxN>;
+  using VectorP = Vector<Scalar, Dynamic, MaxP>;
+  enum class Outcome : std::uint8_t { NotApplicable, Point, Infeasible };
+
+  void reserve(Index n, Index /*nc*/, Index m) {
+    lemke_.reserve(m);
+    sel_col_.resize(m);
+    sel_scale_.resize(m);
+    free_col_.resize(n);
+    col_role_.resize(n);
+    lu_.resize(n, n + m + 1);
+    t_.resize(n, m);
+    x0_.resize(n);
+    mm_.resize(m, m);
+    ss_.resize(m, m);
+    serr_.resize(m, m);
+    cvec_.resize(m);
+    dvec_.resize(m);
+    mu_.resize(m);
+    w_.resize(m);
+    w_relaxed_.resize(m);
+    equil_.resize(m);
+    w_noise_.resize(m);
+    i0_.resize(m);
+    visited_.resize(m);
+    queue_.resize(m);
+  }
+
+  /// Runs the path on p (sizes as in the last reserve()). l_norm, r_norm: the 2-norms of L's and
+  /// R's rows. Point: x holds the unique complementary point x0 + T lambda (the caller checks it
+  /// against the bounds and rows: within them it is the certified optimum, outside them the
+  /// LCQP is infeasible). Infeasible: the LCP has no solution even with every w_i allowed down
+  /// to minus the acceptance margin. NotApplicable: the structure or a uniqueness condition does
+  /// not hold (x is scratch then). `pivots` counts Lemke's pivots.
+  template <typename Problem, typename Guess>
+  Outcome run(const Problem& p, const Guess* guess, const VectorP& l_norm, const VectorP& r_norm,
+              Scalar feasibility_tolerance, VectorN& x, int& pivots) noexcept {
+    const Index n = x0_.size(), m = cvec_.size();
+    pivots = 0;
+    if (m > n) return Outcome::NotApplicable;
+    // Which side selects variables? side 0: L, side 1: R.
+    int side = -1;
+    for (int s = 0; s < 2 && side < 0; ++s)
+      if (selects_variables(s == 0 ? p.L : p.R, n, m)) side = s;
+    if (side < 0) return Outcome::NotApplicable;
+    const auto& oth = side == 0 ? p.R : p.L;
+    const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
+    if (!build_line(p, side == 0 ? p.lbL : p.lbR)) return Outcome::NotApplicable;
+    if (!build_lcp(oth, lb_oth)) return Outcome::NotApplicable;
+    // From here on S, c and mu stand for E S E, E c and nu. Lemke runs on the scaled LCP
+    // (c / alpha, S / beta) in mu' = mu beta / alpha.
+    const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
+    const Scalar beta = cvec_beta_;
+    cvec_scale_ = alpha;
+    if (!(beta > Scalar(0))) return Outcome::NotApplicable;
+    if (!(alpha > Scalar(0))) {
+      // c = 0: mu = 0 is a solution; it is the only one when S is nonsingular on all pairs.
+      for (Index i = 0; i < m; ++i) i0_.coeffRef(i) = static_cast<int>(i);
+      w_.setZero(m);
+      mu_.setZero(m);
+      if (!nonsingular_all(m)) return Outcome::NotApplicable;  // S unscaled here
+      return point(x);
+    }
+    w_ = cvec_ / alpha;
+    ss_ /= beta;
+    Outcome outcome = Outcome::NotApplicable;
+    if (guess != nullptr && try_guess(*guess, side, oth, lb_oth, x)) {
+      outcome = Outcome::Point;
+    } else {
+      const auto& lemke = lemke_.solve(w_, ss_);
+      pivots = lemke.pivots;
+      if (lemke.status == Status::Infeasible) {
+        const auto& relaxed = solve_relaxed(side == 0 ? r_norm : l_norm, feasibility_tolerance);
+        pivots += relaxed.pivots;
+        if (relaxed.status == Status::Infeasible) return Outcome::Infeasible;
+      } else if (lemke.status == Status::Ok && unique_solution(lemke, oth, lb_oth, x)) {
+        outcome = Outcome::Point;
+      }
+    }
+    ss_ *= beta;
+    if (outcome != Outcome::Point) return outcome;
+    mu_ *= alpha / beta;
+    return point(x);
+  }
+
+ private:
+  /// x = x0 + T lambda: the selected columns x_j = (lambda_i + lb_sel_i) / a_i, the free ones
+  /// y = Y_b - Y_lambda x_sel from the equality rows [E_y | E_lambda | b] eliminated with partial
+  /// pivoting. False unless the equalities are exactly n - m rows, nonsingular on the free
+  /// variables.
+  template <typename Problem, typename SelectedBounds>
+  bool build_line(const Problem& p, const SelectedBounds& lb_sel) noexcept {
+    const Index n = x0_.size(), m = cvec_.size(), nc = p.A.rows();
+    const Index ny = n - m;
+    Index eq = 0;
+    for (Index i = 0; i < nc; ++i)
+      if (p.lbA.coeff(i) == p.ubA.coeff(i)) ++eq;
+    if (eq != ny) return false;
+    Index k = 0;
+    for (Index j = 0; j < n; ++j)
+      if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
+    Index r = 0;
+    for (Index i = 0; i < nc; ++i) {
+      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
+      for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
+      for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
+      lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
+      ++r;
+    }
+    if (ny > 0 && !eliminate(ny, ny + m + 1)) return false;
+    x0_.setZero(n);
+    t_.setZero(n, m);
+    for (Index i = 0; i < m; ++i) {
+      const Index j = sel_col_.coeff(i);
+      const Scalar a = sel_scale_.coeff(i);
+      x0_.coeffRef(j) = lb_sel.coeff(i) / a;
+      t_.coeffRef(j, i) = Scalar(1) / a;
+    }
+    for (Index c = 0; c < ny; ++c) {
+      const Index j = free_col_.coeff(c);
+      Scalar v = lu_.coeff(c, ny + m);
+      for (Index i = 0; i < m; ++i) {
+        const Scalar yl = lu_.coeff(c, ny + i);
+        v -= yl * x0_.coeff(sel_col_.coeff(i));
+        t_.coeffRef(j, i) = -yl / sel_scale_.coeff(i);
+      }
+      x0_.coeffRef(j) = v;
+    }
+    return true;
+  }
+
+  /// w = c + M lambda with M = oth T and c = oth x0 - lb_oth, then M = S D (S symmetric, D > 0
+  /// diagonal), S equilibrated to a unit diagonal (E S E, E c, D / E) and tested positive
+  /// semidefinite; cvec_beta_ = max |E S E|. Every decision allows for the rounding of what it
+  /// reads:
+  ///  - an entry of M with |M_ij| <= sqrt(eps) (|oth| |T|)_ij is a cancellation known to no digit
+  ///    (T carries the elimination's rounding), so the LCP's shape is unknown: not applicable;
+  ///  - an entry of c within 64 n eps (|lb| + |oth| |x0|)_i of 0 is 0 (the LCP is scaled by |c|_inf
+  ///    later, which would make such rounding a unit-size entry);
+  ///  - S is taken symmetric, (S_ij + S_ji) / 2, and serr_ bounds its distance from the exact S:
+  ///    half the asymmetry plus the rounding of M, 64 n eps (|oth_i| |T_j|) / d_j.
+  /// The equilibration makes Lemke's relative pivot tolerance mean the same in every column (D is
+  /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
+  template <typename OtherRows, typename OtherBounds>
+  bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
+    const Index n = x0_.size(), m = cvec_.size();
+    mm_.noalias() = detail::product(oth, t_);
+    const Scalar noise = std::sqrt(std::numeric_limits<Scalar>::epsilon());
+    serr_.setZero(m, m);  // |oth| |T| until S's error bound replaces it
+    for (Index j = 0; j < m; ++j)
+      for (Index row = 0; row < n; ++row) {
+        const Scalar t = std::fabs(t_.coeff(row, j));
+        if (t == Scalar(0)) continue;  // T's selected rows hold one entry each
+        for (Index i = 0; i < m; ++i) serr_.coeffRef(i, j) += std::fabs(oth.coeff(i, row)) * t;
+      }
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < m; ++j) {
+        const Scalar v = std::fabs(mm_.coeff(i, j));
+        if (v != Scalar(0) && v <= noise * serr_.coeff(i, j)) return false;
+      }
+    cvec_.noalias() = detail::product(oth, x0_);
+    cvec_ -= lb_oth;
+    const Scalar product_unit = product_rounding();
+    for (Index i = 0; i < m; ++i) {
+      const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
+      if (std::fabs(cvec_.coeff(i)) <= product_unit * size) cvec_.coeffRef(i) = Scalar(0);
+    }
+    if (!symmetric_scaling(m)) return false;
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i <= j; ++i) {
+        const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
+        const Scalar rounding = product_unit * detail::max_of(serr_.coeff(i, j) / dvec_.coeff(j),
+                                                              serr_.coeff(j, i) / dvec_.coeff(i));
+        const Scalar bound = Scalar(0.5) * std::fabs(ss_.coeff(i, j) - ss_.coeff(j, i)) + rounding;
+        ss_.coeffRef(i, j) = v;
+        ss_.coeffRef(j, i) = v;
+        serr_.coeffRef(i, j) = bound;
+        serr_.coeffRef(j, i) = bound;
+      }
+    return equilibrate(m);
+  }
+
+  /// e_i = 1 / sqrt(S_ii) (1 where S_ii <= 0): the LCP in nu = E^-1 mu,
+  /// 0 <= nu perp E w = E c + (E S E) nu >= 0, has the same solutions with a unit diagonal.
+  /// Then S (so equilibrated) must be finite and positive semidefinite; cvec_beta_ = max |E S E|.
+  bool equilibrate(Index m) noexcept {
+    Scalar s_max = Scalar(0);
+    for (Index i = 0; i < m; ++i) {
+      const Scalar d = ss_.coeff(i, i);
+      equil_.coeffRef(i) = d > Scalar(0) ? Scalar(1) / std::sqrt(d) : Scalar(1);
+    }
+    for (Index j = 0; j < m; ++j) {
+      for (Index i = 0; i < m; ++i) {
+        ss_.coeffRef(i, j) *= equil_.coeff(i) * equil_.coeff(j);
+        serr_.coeffRef(i, j) *= equil_.coeff(i) * equil_.coeff(j);
+        s_max = detail::max_of(s_max, std::fabs(ss_.coeff(i, j)));
+      }
+      cvec_.coeffRef(j) *= equil_.coeff(j);
+      dvec_.coeffRef(j) /= equil_.coeff(j);  // lambda = D^-1 mu = (E^-1 D)^-1 nu
+    }
+    cvec_beta_ = s_max;
+    if (!std::isfinite(s_max) || !all_finite(cvec_) || !all_finite(serr_)) return false;
+    return positive_semidefinite(m, s_max);
+  }
+
+  /// Lemke's ray proves LCP(c, S) infeasible for the c it was given, but c = oth x0 - lb_oth
+  /// carries rounding. The ray is believed only when it persists with every w_i allowed down to
+  /// -t_i, t_i = max(feasibility_tolerance, 16 eps) (1 + ||x0||_inf) max(1, ||oth_i||) (the
+  /// acceptance test's margin at the lambda = 0 point x0): the LCP is solved again on c + t. When
+  /// that one is solvable, c sits at a degenerate point whose solution need not be unique, and
+  /// the caller falls through to branch and bound.
+  const typename LemkeSolver<Scalar, MaxP>::Result& solve_relaxed(
+      const VectorP& oth_norm, Scalar feasibility_tolerance) noexcept {
+    const Index m = cvec_.size();
+    const Scalar margin =
+        detail::max_of(feasibility_tolerance, Scalar(16) * std::numeric_limits<Scalar>::epsilon()) *
+        (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
+    for (Index i = 0; i < m; ++i)
+      w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) *
+                                                 equil_.coeff(i) / cvec_scale_;
+    return lemke_.solve(w_relaxed_, ss_);
+  }
+
+  /// From Lemke's solution of the scaled LCP (w_, ss_): I0 = the basic z plus the degenerate pairs
+  /// (basic w within rounding of 0), and mu'_I0 from S[I0,I0] mu' = -c[I0], unique when
+  /// S[I0,I0] is nonsingular with a margin over S's error (solve_i0). w = c + S z with |c| <= 1
+  /// and |S_ij| <= 1 here, so Lemke's own rounding scales with 1 + m |z|_inf; w_noise_ adds the
+  /// rounding of c and S. True: mu_ holds the scaled solution (>= 0).
+  template <typename LemkeResult, typename OtherRows, typename OtherBounds>
+  bool unique_solution(const LemkeResult& lemke, const OtherRows& oth, const OtherBounds& lb_oth,
+                       VectorN& scratch) noexcept {
+    const Index m = cvec_.size();
+    Scalar z_max = Scalar(0);
+    for (Index i = 0; i < m; ++i) z_max = detail::max_of(z_max, lemke.z.coeff(i));
+    const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
+                         (Scalar(1) + static_cast<Scalar>(m) * z_max);
+    mu_ = lemke.z;
+    scaled_w_rounding(oth, lb_oth, scratch);
+    Index n0 = 0;
+    for (Index i = 0; i < m; ++i) {
+      if (lemke.z_basic.coeff(i) != 0 || lemke.w.coeff(i) <= w_tol + w_noise_.coeff(i))
+        i0_.coeffRef(n0++) = static_cast<int>(i);
+    }
+    mu_.setZero(m);
+    if (n0 > 0 && !solve_i0(n0, Scalar(1) / cvec_beta_)) return false;
+    for (Index i = 0; i < m; ++i) {
+      if (mu_.coeff(i) < -w_tol) return false;
+      mu_.coeffRef(i) = detail::max_of(mu_.coeff(i), Scalar(0));
+    }
+    return true;
+  }
+
+  /// The relative rounding the monotone path allows for a sum of n products (a row of M = oth T,
+  /// of c = oth x0 - lb_oth, of w): 64 n eps.
+  Scalar product_rounding() const noexcept {
+    return Scalar(64) * static_cast<Scalar>(x0_.size()) * std::numeric_limits<Scalar>::epsilon();
+  }
+
+  /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
+  /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into
+  /// w_noise_: 64 n eps (|lb_oth_i| + |oth_i| (|x0| + |T| |lambda|)) e_i / alpha. A w_i that is 0
+  /// in exact arithmetic can come out as large as this (c = R x0 - lbR cancels), plus S's error
+  /// bound serr_ times |mu| (S is known only to it). Uses `scratch` (size n).
+  template <typename OtherRows, typename OtherBounds>
+  void scaled_w_rounding(const OtherRows& oth, const OtherBounds& lb_oth,
+                         VectorN& scratch) noexcept {
+    const Index m = cvec_.size();
+    const Scalar alpha = cvec_scale_;
+    const Scalar to_lambda = alpha / cvec_beta_;
+    scratch = x0_.cwiseAbs();
+    for (Index j = 0; j < m; ++j)
+      scratch += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
+    const Scalar unit = product_rounding();
+    for (Index i = 0; i < m; ++i) {
+      // Plus S's error carried through the solution: sum_j serr_ij / beta |mu_j|.
+      Scalar from_s = Scalar(0);
+      for (Index j = 0; j < m; ++j) from_s += serr_.coeff(i, j) * std::fabs(mu_.coeff(j));
+      const Scalar noise = unit *
+                               (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(scratch)) *
+                               equil_.coeff(i) / alpha +
+                           from_s / cvec_beta_;
+      // An overflowed bound (lambda beyond the range) knows nothing: the pair counts as degenerate.
+      w_noise_.coeffRef(i) = std::isfinite(noise) ? noise : infinity<Scalar>();
+    }
+  }
+
+  /// Verifies a guessed index set I0 (pairs whose w side is active) on the scaled LCP in w_, ss_:
+  /// mu_I0 from S[I0,I0] mu = -c[I0] must be > 0 on I0 and w = c + S mu > 0 off I0 beyond its
+  /// rounding (strict, so the solution is unique exactly when Lemke's would be). True: mu_ holds
+  /// the scaled solution.
+  template <typename Guess, typename OtherRows, typename OtherBounds>
+  bool try_guess(const Guess& guess, int side, const OtherRows& oth, const OtherBounds& lb_oth,
+                 VectorN& scratch) noexcept {
+    const Index m = cvec_.size();
+    const std::int8_t w_active = side == 0 ? 1 : 0;
+    Index n0 = 0;
+    for (Index i = 0; i < m; ++i)
+      if (guess.coeff(i) == w_active || guess.coeff(i) == 2)
+        i0_.coeffRef(n0++) = static_cast<int>(i);
+    mu_.setZero(m);
+    if (n0 > 0 && !solve_i0(n0, Scalar(1) / cvec_beta_)) return false;
+    Scalar mu_max = Scalar(0);
+    for (Index i = 0; i < m; ++i) mu_max = detail::max_of(mu_max, std::fabs(mu_.coeff(i)));
+    const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
+                       (Scalar(1) + static_cast<Scalar>(m) * mu_max);
+    for (Index a = 0; a < n0; ++a)
+      if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
+    scaled_w_rounding(oth, lb_oth, scratch);
+    for (Index i = 0; i < m; ++i) {
+      if (mu_.coeff(i) != Scalar(0)) continue;
+      Scalar wi = w_.coeff(i);
+      for (Index a = 0; a < n0; ++a) wi += ss_.coeff(i, i0_.coeff(a)) * mu_.coeff(i0_.coeff(a));
+      if (!(wi > tol + w_noise_.coeff(i))) return false;
+    }
+    return true;
+  }
+
+  /// lambda = D^-1 mu (mu_ holds the solution in the unscaled LCP's mu), x = x0 + T lambda.
+  Outcome point(VectorN& x) noexcept {
+    for (Index i = 0; i < mu_.size(); ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
+    x.noalias() = detail::product(t_, mu_);
+    x += x0_;
+    return Outcome::Point;
+  }
+
+  /// True when every row of `s` has exactly one nonzero entry, positive, in distinct columns;
+  /// records the columns (sel_col_), the entries (sel_scale_) and col_role_ (pair or -1).
+  template <typename MatrixType>
+  bool selects_variables(const MatrixType& s, Index n, Index m) noexcept {
+    col_role_.setConstant(n, -1);
+    for (Index i = 0; i < m; ++i) {
+      Index col = -1;
+      for (Index j = 0; j < n; ++j) {
+        if (s.coeff(i, j) == Scalar(0)) continue;
+        if (col >= 0) return false;
+        col = j;
+      }
+      if (col < 0 || !(s.coeff(i, col) > Scalar(0)) || col_role_.coeff(col) >= 0) return false;
+      col_role_.coeffRef(col) = static_cast<int>(i);
+      sel_col_.coeffRef(i) = static_cast<int>(col);
+      sel_scale_.coeffRef(i) = s.coeff(i, col);
+    }
+    return true;
+  }
+
+  /// Gauss-Jordan elimination with partial pivoting on lu_ (rows x cols, the first `rows` columns
+  /// square): afterwards lu_ = [I | E^-1 rest]. False when E is singular (a pivot at most 1e3 eps
+  /// of its largest entry).
+  bool eliminate(Index rows, Index cols) noexcept {
+    Scalar scale = Scalar(0);
+    for (Index i = 0; i < rows; ++i)
+      for (Index j = 0; j < rows; ++j) scale = detail::max_of(scale, std::fabs(lu_.coeff(i, j)));
+    if (!(scale > Scalar(0))) return false;
+    const Scalar tiny = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * scale;
+    for (Index k = 0; k < rows; ++k) {
+      Index piv = k;
+      for (Index i = k + 1; i < rows; ++i)
+        if (std::fabs(lu_.coeff(i, k)) > std::fabs(lu_.coeff(piv, k))) piv = i;
+      if (!(std::fabs(lu_.coeff(piv, k)) > tiny)) return false;
+      if (piv != k)
+        for (Index j = 0; j < cols; ++j) std::swap(lu_.coeffRef(k, j), lu_.coeffRef(piv, j));
+      const Scalar inv = Scalar(1) / lu_.coeff(k, k);
+      for (Index j = k; j < cols; ++j) lu_.coeffRef(k, j) *= inv;
+      for (Index i = 0; i < rows; ++i) {
+        if (i == k) continue;
+        const Scalar f = lu_.coeff(i, k);
+        if (f == Scalar(0)) continue;
+        for (Index j = k; j < cols; ++j) lu_.coeffRef(i, j) -= f * lu_.coeff(k, j);
+      }
+    }
+    return true;
+  }
+
+  /// Finds d > 0 with M D^-1 symmetric (d_i / d_j = M_ji / M_ij over every coupled pair), by
+  /// propagation along the coupling graph; false when no such d exists (ratios
+  /// consistent within 1e-9 relative, float 1e-4; entries below 1e-12 max |M| count as 0).
+  bool symmetric_scaling(Index m) noexcept {
+    Scalar m_max = Scalar(0);
+    for (Index j = 0; j < m; ++j)
+      for (Index i = 0; i < m; ++i) m_max = detail::max_of(m_max, std::fabs(mm_.coeff(i, j)));
+    const Scalar zero_tol = Scalar(1e-12) * m_max;
+    const Scalar ratio_tol = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
+    visited_.setZero(m);
+    for (Index root = 0; root < m; ++root) {
+      if (visited_.coeff(root) != 0) continue;
+      visited_.coeffRef(root) = 1;
+      dvec_.coeffRef(root) = Scalar(1);
+      Index head = 0, tail = 0;
+      queue_.coeffRef(tail++) = static_cast<int>(root);
+      while (head < tail) {
+        const Index u = queue_.coeff(head++);
+        for (Index v = 0; v < m; ++v) {
+          if (v == u) continue;
+          const Scalar a = mm_.coeff(u, v), b = mm_.coeff(v, u);
+          const bool za = std::fabs(a) <= zero_tol, zb = std::fabs(b) <= zero_tol;
+          if (za && zb) continue;
+          if (za || zb || !(a * b > Scalar(0))) return false;
+          const Scalar dv = dvec_.coeff(u) * a / b;  // d_v / d_u = M_uv / M_vu
+          if (visited_.coeff(v) == 0) {
+            visited_.coeffRef(v) = 1;
+            dvec_.coeffRef(v) = dv;
+            queue_.coeffRef(tail++) = static_cast<int>(v);
+          } else if (std::fabs(dvec_.coeff(v) - dv) > ratio_tol * dvec_.coeff(v)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /// Pivoted LDL' of S (copy in mm_): true when S is positive semidefinite within rounding.
+  bool positive_semidefinite(Index m, Scalar s_max) noexcept {
+    mm_.topLeftCorner(m, m) = ss_.topLeftCorner(m, m);
+    const Scalar tol =
+        Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * s_max * static_cast<Scalar>(m);
+    for (Index i = 0; i < m; ++i) visited_.coeffRef(i) = 0;
+    for (Index k = 0; k < m; ++k) {
+      Index piv = -1;
+      Scalar best = -infinity<Scalar>();
+      for (Index i = 0; i < m; ++i)
+        if (visited_.coeff(i) == 0 && mm_.coeff(i, i) > best) {
+          best = mm_.coeff(i, i);
+          piv = i;
+        }
+      if (best <= tol) return remainder_vanishes(m, tol);
+      visited_.coeffRef(piv) = 1;
+      for (Index i = 0; i < m; ++i) {
+        if (visited_.coeff(i) != 0) continue;
+        const Scalar f = mm_.coeff(i, piv) / best;
+        for (Index j = 0; j < m; ++j)
+          if (visited_.coeff(j) == 0) mm_.coeffRef(i, j) -= f * mm_.coeff(piv, j);
+      }
+    }
+    return true;
+  }
+
+  /// The Schur complement left in mm_ on the unvisited pairs, once its largest diagonal is at most
+  /// tol: positive semidefinite within rounding when no diagonal entry is below -tol and no
+  /// off-diagonal entry exceeds tol in magnitude.
+  bool remainder_vanishes(Index m, Scalar tol) const noexcept {
+    for (Index i = 0; i < m; ++i) {
+      if (visited_.coeff(i) != 0) continue;
+      if (mm_.coeff(i, i) < -tol) return false;
+      for (Index j = 0; j < m; ++j)
+        if (visited_.coeff(j) == 0 && j != i && std::fabs(mm_.coeff(i, j)) > tol) return false;
+    }
+    return true;
+  }
+
+  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by eliminate() on [S[I0,I0] | I | -c]
+  /// in lu_ (free once x = x0 + T lambda is built), which leaves S[I0,I0]^-1 and mu_I0 beside I.
+  /// False when S[I0,I0] may be singular: a pivot at rounding level, or ||S^-1||_inf ||dS||_inf >
+  /// 1/2 with dS the bound serr_ on S's error times err_scale (S's current scaling). S + dS is
+  /// nonsingular for every such dS when ||S^-1|| ||dS|| < 1; the 1/2 leaves room for the inverse's
+  /// own rounding. A pivot test alone is not enough: an exactly singular S known only to its
+  /// rounding has pivots of the rounding's size, which a relative pivot tolerance can accept.
+  bool solve_i0(Index n0, Scalar err_scale) noexcept {
+    Scalar err_norm = Scalar(0);
+    for (Index a = 0; a < n0; ++a) {
+      Scalar row_err = Scalar(0);
+      for (Index b = 0; b < n0; ++b) {
+        lu_.coeffRef(a, b) = ss_.coeff(i0_.coeff(a), i0_.coeff(b));
+        lu_.coeffRef(a, n0 + b) = a == b ? Scalar(1) : Scalar(0);
+        row_err += serr_.coeff(i0_.coeff(a), i0_.coeff(b));
+      }
+      err_norm = detail::max_of(err_norm, row_err * err_scale);
+      lu_.coeffRef(a, 2 * n0) = -w_.coeff(i0_.coeff(a));
+    }
+    if (!eliminate(n0, 2 * n0 + 1)) return false;
+    Scalar inv_norm = Scalar(0);
+    for (Index a = 0; a < n0; ++a)
+      inv_norm = detail::max_of(inv_norm, lu_.row(a).segment(n0, n0).cwiseAbs().sum());
+    if (!(inv_norm * err_norm <= Scalar(0.5))) return false;
+    for (Index a = 0; a < n0; ++a) mu_.coeffRef(i0_.coeff(a)) = lu_.coeff(a, 2 * n0);
+    return true;
+  }
+
+  bool nonsingular_all(Index m) noexcept {
+    for (Index i = 0; i < m; ++i) w_.coeffRef(i) = Scalar(0);
+    return solve_i0(m, Scalar(1));
+  }
+
+  static constexpr bool kBounded = MaxN != Dynamic && MaxP != Dynamic;
+  static constexpr int kMaxLuCols = kBounded ? MaxN + MaxP + 1 : Dynamic;
+  using MatrixPP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxP, MaxP>;
+  using MatrixNP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN, MaxP>;
+  using MatrixLu = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxN, kMaxLuCols>;
+  using IntP = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxP, 1>;
+  using IntN = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxN, 1>;
+
+  LemkeSolver<Scalar, MaxP> lemke_;
+  Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the LCP
+  Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the LCP
+  VectorN x0_;
+  VectorP cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, sel_scale_;
+  IntP sel_col_, i0_, visited_, queue_;
+  IntN free_col_, col_role_;
+  MatrixLu lu_;
+  MatrixNP t_;
+  MatrixPP mm_, ss_, serr_;  // serr_: bound on S's error, entrywise
+};
+
+}  // namespace detail
+}  // namespace claw
