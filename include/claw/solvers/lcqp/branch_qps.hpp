@@ -11,6 +11,7 @@
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/min_max.hpp"
+#include "claw/solvers/detail/numerics.hpp"
 #include "claw/solvers/lcqp/problem.hpp"
 #include "claw/solvers/lcqp/settings.hpp"
 #include "claw/solvers/lcqp/types.hpp"
@@ -207,11 +208,9 @@ class LcqpBranchQps {
       Scalar scale = Scalar(1);
       for (Index i = 0; i < n_; ++i) scale = detail::max_of(scale, std::fabs(p.Q.coeff(i, i)));
       regularisation_scale_ = scale;
-      const Scalar steps[3] = {Scalar(1e-12), Scalar(1e-10), Scalar(1e-8)};
-      const Scalar float_steps[2] = {Scalar(1e-6), Scalar(1e-4)};
-      const bool single = sizeof(Scalar) <= 4;
-      for (int k = 0; k < (single ? 2 : 3) && status == Status::InvalidProblem; ++k) {
-        const Scalar delta = (single ? float_steps[k] : steps[k]) * scale;
+      for (int k = 0; k < regularisation_step_count<Scalar>() && status == Status::InvalidProblem;
+           ++k) {
+        const Scalar delta = regularisation_step<Scalar>(k) * scale;
         result_.regularisation = delta;
         status = qp_.set_hessian(p.Q + (settings_.hessian_regularisation + delta) *
                                            MatrixNN::Identity(n_, n_));
@@ -272,7 +271,7 @@ class LcqpBranchQps {
   /// (has_guess_ stays as the caller left it; a warm guess would rebuild its factors anyway).
   bool raise_regularisation(const Problem& p) noexcept {
     const Scalar delta = result_.regularisation;
-    const Scalar cap = Scalar(1e-4) * regularisation_scale_;
+    const Scalar cap = regularisation_cap<Scalar>() * regularisation_scale_;
     if (!(delta > Scalar(0)) || !(delta < cap)) return false;
     const Scalar raised = detail::min_of(Scalar(100) * delta, cap);
     const Scalar total = settings_.hessian_regularisation + raised;
@@ -319,8 +318,7 @@ class LcqpBranchQps {
     gradient_.noalias() = detail::product(p.Q, r.x);
     gradient_ += g;
     const Scalar scale = detail::max_of(Scalar(1), gradient_.template lpNorm<Eigen::Infinity>());
-    return r.residuals.stationarity <=
-           std::sqrt(std::sqrt(std::numeric_limits<Scalar>::epsilon())) * scale;
+    return r.residuals.stationarity <= settled_stationarity_fraction<Scalar>() * scale;
   }
 
   /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_. A zero row's norm is
@@ -354,7 +352,7 @@ class LcqpBranchQps {
     result_.residuals.stationarity = r.residuals.stationarity + proximal_step_;
     pair_values(p, result_.x);
     const Scalar tol = feasibility_threshold(result_.x);
-    const Scalar dual_tol = Scalar(1e3) * settings_.feasibility_tolerance;
+    const Scalar dual_tol = biactive_dual_tolerance(settings_.feasibility_tolerance);
     bool s_stat = true, m_stat = true;
     for (Index i = 0; i < m_; ++i) {
       if (!(std::fabs(lx_.coeff(i)) <= tol && std::fabs(rx_.coeff(i)) <= tol)) continue;

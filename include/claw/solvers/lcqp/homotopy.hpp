@@ -209,7 +209,7 @@ class LcqpHomotopy {
     const auto& r = c.qp_.result();
     c.pair_values(p, c.best_x_);
     const Scalar tol = c.feasibility_threshold(c.best_x_);
-    const Scalar dual_tol = Scalar(1e3) * c.settings_.feasibility_tolerance;
+    const Scalar dual_tol = biactive_dual_tolerance(c.settings_.feasibility_tolerance);
     Index pick = -1;
     Scalar most = -dual_tol;
     for (Index i = 0; i < c.m_; ++i) {

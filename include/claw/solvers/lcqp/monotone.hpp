@@ -11,6 +11,7 @@
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/min_max.hpp"
+#include "claw/solvers/detail/numerics.hpp"
 #include "claw/solvers/lcp.hpp"
 
 namespace claw {
@@ -177,7 +178,7 @@ class LcqpMonotonePath {
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
     const Index n = x0_.size(), m = cvec_.size();
     mm_.noalias() = detail::product(oth, t_);
-    const Scalar noise = std::sqrt(std::numeric_limits<Scalar>::epsilon());
+    const Scalar noise = lcqp_cancellation_fraction<Scalar>();
     serr_.setZero(m, m);  // |oth| |T| until S's error bound replaces it
     for (Index j = 0; j < m; ++j)
       for (Index row = 0; row < n; ++row) {
@@ -246,9 +247,8 @@ class LcqpMonotonePath {
   const typename LemkeSolver<Scalar, MaxP>::Result& solve_relaxed(
       const VectorP& oth_norm, Scalar feasibility_tolerance) noexcept {
     const Index m = cvec_.size();
-    const Scalar margin =
-        detail::max_of(feasibility_tolerance, Scalar(16) * std::numeric_limits<Scalar>::epsilon()) *
-        (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
+    const Scalar margin = detail::max_of(feasibility_tolerance, relaxed_ray_floor<Scalar>()) *
+                          (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
     for (Index i = 0; i < m; ++i)
       w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) *
                                                  equil_.coeff(i) / cvec_scale_;
@@ -266,8 +266,7 @@ class LcqpMonotonePath {
     const Index m = cvec_.size();
     Scalar z_max = Scalar(0);
     for (Index i = 0; i < m; ++i) z_max = detail::max_of(z_max, lemke.z.coeff(i));
-    const Scalar w_tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
-                         (Scalar(1) + static_cast<Scalar>(m) * z_max);
+    const Scalar w_tol = lemke_solution_rounding(m, z_max);
     mu_ = lemke.z;
     scaled_w_rounding(oth, lb_oth, scratch);
     Index n0 = 0;
@@ -286,9 +285,7 @@ class LcqpMonotonePath {
 
   /// The relative rounding the monotone path allows for a sum of n products (a row of M = oth T,
   /// of c = oth x0 - lb_oth, of w): 64 n eps.
-  Scalar product_rounding() const noexcept {
-    return Scalar(64) * static_cast<Scalar>(x0_.size()) * std::numeric_limits<Scalar>::epsilon();
-  }
+  Scalar product_rounding() const noexcept { return lcqp_sum_rounding<Scalar>(x0_.size()); }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
   /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into
@@ -335,8 +332,7 @@ class LcqpMonotonePath {
     if (n0 > 0 && !solve_i0(n0, Scalar(1) / cvec_beta_)) return false;
     Scalar mu_max = Scalar(0);
     for (Index i = 0; i < m; ++i) mu_max = detail::max_of(mu_max, std::fabs(mu_.coeff(i)));
-    const Scalar tol = Scalar(64) * std::numeric_limits<Scalar>::epsilon() *
-                       (Scalar(1) + static_cast<Scalar>(m) * mu_max);
+    const Scalar tol = lemke_solution_rounding(m, mu_max);
     for (Index a = 0; a < n0; ++a)
       if (!(mu_.coeff(i0_.coeff(a)) > tol)) return false;
     scaled_w_rounding(oth, lb_oth, scratch);
@@ -385,7 +381,7 @@ class LcqpMonotonePath {
     for (Index i = 0; i < rows; ++i)
       for (Index j = 0; j < rows; ++j) scale = detail::max_of(scale, std::fabs(lu_.coeff(i, j)));
     if (!(scale > Scalar(0))) return false;
-    const Scalar tiny = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * scale;
+    const Scalar tiny = elimination_pivot_floor(scale);
     for (Index k = 0; k < rows; ++k) {
       Index piv = k;
       for (Index i = k + 1; i < rows; ++i)
@@ -412,8 +408,8 @@ class LcqpMonotonePath {
     Scalar m_max = Scalar(0);
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) m_max = detail::max_of(m_max, std::fabs(mm_.coeff(i, j)));
-    const Scalar zero_tol = Scalar(1e-12) * m_max;
-    const Scalar ratio_tol = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-9);
+    const Scalar zero_tol = coupling_zero_fraction<Scalar>() * m_max;
+    const Scalar ratio_tol = coupling_ratio_tolerance<Scalar>();
     visited_.setZero(m);
     for (Index root = 0; root < m; ++root) {
       if (visited_.coeff(root) != 0) continue;
@@ -446,8 +442,7 @@ class LcqpMonotonePath {
   /// Pivoted LDL' of S (copy in mm_): true when S is positive semidefinite within rounding.
   bool positive_semidefinite(Index m, Scalar s_max) noexcept {
     mm_.topLeftCorner(m, m) = ss_.topLeftCorner(m, m);
-    const Scalar tol =
-        Scalar(1e3) * std::numeric_limits<Scalar>::epsilon() * s_max * static_cast<Scalar>(m);
+    const Scalar tol = semidefinite_pivot_floor(m, s_max);
     for (Index i = 0; i < m; ++i) visited_.coeffRef(i) = 0;
     for (Index k = 0; k < m; ++k) {
       Index piv = -1;
