@@ -5,3 +5,4 @@
 template class claw::QpSolver<double, claw::Dynamic, claw::Dynamic>;
 template class claw::QpSolver<float, claw::Dynamic, claw::Dynamic>;
 template class claw::LcqpSolver<double>;
+template class claw::LcqpSolver<float>;

@@ -8,3 +8,4 @@
 extern template class claw::QpSolver<double, claw::Dynamic, claw::Dynamic>;
 extern template class claw::QpSolver<float, claw::Dynamic, claw::Dynamic>;
 extern template class claw::LcqpSolver<double>;
+extern template class claw::LcqpSolver<float>;
