@@ -67,8 +67,7 @@ class LcqpBranchAndBound {
   /// The value a node's bound must be below to be explored: incumbent - prune_tolerance
   /// max(1, |incumbent|).
   static Scalar cut(const Core& c, const Search& search) noexcept {
-    return search.incumbent -
-           c.settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(search.incumbent));
+    return search.incumbent - c.prune_allowance(search.incumbent);
   }
 
   /// Solves the node of c.fix_ and decides it. True when it is branched (the branching pushed,
@@ -134,8 +133,7 @@ class LcqpBranchAndBound {
     }
     c.fix_ = best_fix_scratch_;
     if (!polished) return Polish::Failed;
-    const Scalar allowance =
-        c.settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
+    const Scalar allowance = c.prune_allowance(value);
     return value - node_value > allowance ? Polish::Open : Polish::Closed;
   }
 
@@ -170,8 +168,7 @@ class LcqpBranchAndBound {
     const auto& r = c.solve_qp(p, p.g);
     Scalar value;
     bool refined = true;
-    const Scalar allowance =
-        c.settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(search.incumbent));
+    const Scalar allowance = c.prune_allowance(search.incumbent);
     if (r.status == Status::Ok && c.acceptable(p, r.x, value) &&
         value <= search.incumbent + allowance) {
       c.best_x_ = r.x;

@@ -106,6 +106,12 @@ class LcqpBranchQps {
     return result_;
   }
 
+  /// How far an objective must fall to count as lower: prune_tolerance max(1, |value|) (the
+  /// pruning of branch and bound and the homotopy's local flips).
+  Scalar prune_allowance(Scalar value) const noexcept {
+    return settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
+  }
+
   // --- acceptance of a point -------------------------------------------------------------------
 
   Scalar objective(const Problem& p, const VectorN& x) noexcept {

@@ -188,8 +188,7 @@ class LcqpHomotopy {
       c.fix_.coeffRef(pick) = c.fix_.coeff(pick) == Core::kFixL ? Core::kFixR : Core::kFixL;
       const auto& s = c.solve_qp(p, p.g);
       Scalar flipped = Scalar(0);
-      const Scalar allowance =
-          c.settings_.prune_tolerance * detail::max_of(Scalar(1), std::fabs(value));
+      const Scalar allowance = c.prune_allowance(value);
       const bool better =
           s.status == Status::Ok && c.acceptable(p, s.x, flipped) && flipped < value - allowance;
       if (!better) {
