@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "claw/core/config.hpp"
+#include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -43,11 +44,8 @@ Status validate_state_bounds(const Eigen::MatrixBase<DerivedLower>& lower,
     for (Eigen::Index i = 0; i < 3; ++i) {
       const Scalar lo = lower.coeff(i, j);
       const Scalar hi = upper.coeff(i, j);
-      // lower = +inf or upper = -inf bounds nothing: it is an empty range (clipping into it
-      // would make the state infinite), not an absent bound.
-      if (std::isnan(lo) || std::isnan(hi) || lo > hi || lo == infinity<Scalar>() ||
-          hi == -infinity<Scalar>())
-        return Status::InvalidBounds;
+      // lower = +inf or upper = -inf bounds nothing: an empty range, not an absent bound.
+      if (!detail::is_valid_interval(lo, hi)) return Status::InvalidBounds;
     }
     if (!(upper.coeff(kAcceleration, j) > Scalar(0))) return Status::InvalidBounds;
     if (mode == ZohMode::Viable) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 
@@ -109,9 +110,7 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits,
     if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
     if (!motor_unset) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j)
-      if (!(limits.lower.coeff(j) <= limits.upper.coeff(j)) ||
-          !(limits.lower.coeff(j) < infinity<Scalar>()) ||
-          !(limits.upper.coeff(j) > -infinity<Scalar>()))
+      if (!detail::is_valid_interval(limits.lower.coeff(j), limits.upper.coeff(j)))
         return Status::InvalidParameter;
     return Status::Ok;
   }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/lcqp/branch_and_bound.hpp"
@@ -143,10 +144,6 @@ class LcqpSolver {
     return homotopy_.run(problem, c);
   }
 
-  static bool valid_interval(Scalar lo, Scalar hi) noexcept {
-    return lo <= hi && lo < infinity<Scalar>() && hi > -infinity<Scalar>();
-  }
-
   Status check(const Problem& p) const noexcept {
     const Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
     if (p.Q.cols() != n || p.g.size() != n || p.lb.size() != n || p.ub.size() != n ||
@@ -165,12 +162,12 @@ class LcqpSolver {
         !none_nan(p.ubL) || !none_nan(p.ubR))
       return Status::NonFiniteInput;
     for (Index i = 0; i < n; ++i)
-      if (!valid_interval(p.lb.coeff(i), p.ub.coeff(i))) return Status::InvalidBounds;
+      if (!detail::is_valid_interval(p.lb.coeff(i), p.ub.coeff(i))) return Status::InvalidBounds;
     for (Index i = 0; i < nc; ++i)
-      if (!valid_interval(p.lbA.coeff(i), p.ubA.coeff(i))) return Status::InvalidBounds;
+      if (!detail::is_valid_interval(p.lbA.coeff(i), p.ubA.coeff(i))) return Status::InvalidBounds;
     for (Index i = 0; i < m; ++i)
-      if (!valid_interval(p.lbL.coeff(i), p.ubL.coeff(i)) ||
-          !valid_interval(p.lbR.coeff(i), p.ubR.coeff(i)))
+      if (!detail::is_valid_interval(p.lbL.coeff(i), p.ubL.coeff(i)) ||
+          !detail::is_valid_interval(p.lbR.coeff(i), p.ubR.coeff(i)))
         return Status::InvalidBounds;
     return Status::Ok;
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "claw/core/assert.hpp"
+#include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/qp/dual_active_set.hpp"
@@ -249,10 +250,6 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     return result_;
   }
 
-  static bool valid_interval(Scalar lo, Scalar hi) noexcept {
-    return lo <= hi && lo < infinity<Scalar>() && hi > -infinity<Scalar>();
-  }
-
   template <typename DG, typename DL, typename DU, typename DLA, typename DUA>
   const Result& solve_impl(const Eigen::MatrixBase<DG>& g, const Eigen::MatrixBase<DL>& lb,
                            const Eigen::MatrixBase<DU>& ub, const Eigen::MatrixBase<DLA>& lba,
@@ -266,9 +263,11 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     if (!all_finite(g) || !none_nan(lb) || !none_nan(ub) || !none_nan(lba) || !none_nan(uba))
       return refuse(Status::NonFiniteInput);
     for (Index i = 0; i < n_; ++i)
-      if (!valid_interval(lb.coeff(i), ub.coeff(i))) return refuse(Status::InvalidBounds);
+      if (!detail::is_valid_interval(lb.coeff(i), ub.coeff(i)))
+        return refuse(Status::InvalidBounds);
     for (Index i = 0; i < m_; ++i)
-      if (!valid_interval(lba.coeff(i), uba.coeff(i))) return refuse(Status::InvalidBounds);
+      if (!detail::is_valid_interval(lba.coeff(i), uba.coeff(i)))
+        return refuse(Status::InvalidBounds);
     g_ = g;
     lb_ = lb;
     ub_ = ub;
