@@ -1,0 +1,131 @@
+// claw/laws/pid_settings.hpp: PidSettings, every option of the PID law (gains, derivative source
+// and filter, integral rule, anti-windup, limits, slew, wrap, input ranges), and their validation.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+
+#include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
+#include "claw/core/types.hpp"
+#include "claw/laws/anti_windup.hpp"
+#include "claw/laws/effort_clamp.hpp"
+#include "claw/laws/slew_limiter.hpp"
+
+namespace claw {
+
+/// What the derivative term d of a PID is made of.
+enum class DerivativeSource : std::uint8_t {
+  VelocityError,    ///< d = v* - v: target minus measured velocity (MuJoCo, Newton, Drake)
+  ErrorDifference,  ///< d = (e - e_prev) / h (CoppeliaSim, control_toolbox); first step: see
+                    ///< PidSettings::derivative_from_zero_error
+  Measurement,      ///< d = -(q - q_prev) / h: on the measurement, no kick on setpoint jumps
+                    ///< (Arduino); 0 on the first step unless reset(measurement, output) gave
+                    ///< q_prev
+};
+
+/// When the integral term enters the output.
+enum class IntegralRule : std::uint8_t {
+  BackwardEuler,  ///< I+ = I + ki h e, then u uses I+ (MuJoCo plugin, Newton, CoppeliaSim)
+  ForwardEuler,   ///< u uses I, then I+ = I + ki h e (control_toolbox, Drake, MuJoCo native)
+};
+
+/// Settings of a Pid. Every vector has one entry per joint; units in brackets ("pos" is rad or m,
+/// "effort" N m or N). The defaults (fixed sizes; dynamic ones start empty, see resize()) are a
+/// zero-gain law with no limits, no slew, no wrap, derivative on the velocity error, backward
+/// Euler.
+template <typename Scalar, int N, int MaxN = N>
+struct PidSettings {
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
+  using VectorType = Vector<Scalar, N, MaxN>;
+  static VectorType constant(Scalar value) { return VectorType::Constant(kDefaultSize, value); }
+
+  VectorType kp = constant(Scalar(0));               ///< proportional gain [effort/pos], >= 0
+  VectorType ki = constant(Scalar(0));               ///< integral gain [effort/(pos s)], >= 0
+  VectorType kd = constant(Scalar(0));               ///< derivative gain [effort s/pos], >= 0
+  VectorType constant_effort = constant(Scalar(0));  ///< c, added to every output [effort]
+
+  DerivativeSource derivative = DerivativeSource::VelocityError;
+  /// ErrorDifference only: on the first step use e_prev = 0 (ros control_toolbox after reset,
+  /// a derivative kick) instead of skipping the term (CoppeliaSim, the default).
+  bool derivative_from_zero_error = false;
+  /// First-order low-pass on d with bandwidth N [1/s], discretised by backward Euler:
+  /// d_f+ = (d_f + h N d) / (1 + h N), d_f = 0 after reset. 0 or +inf: no filter.
+  VectorType derivative_filter = constant(Scalar(0));
+
+  IntegralRule integral_rule = IntegralRule::BackwardEuler;
+  AntiWindup anti_windup = AntiWindup::None;
+  VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
+  VectorType iterm_min = constant(-infinity<Scalar>());    ///< ITermClamp lower bound [effort]
+  VectorType iterm_max = constant(infinity<Scalar>());     ///< ITermClamp upper bound [effort]
+  /// BackCalculation tracking time Tt [s]; 0 picks default_tracking_time(kp, ki, kd). A Tt with
+  /// h >= 2 Tt (given or default) is replaced by h: the discrete update would diverge.
+  VectorType tracking_time = constant(Scalar(0));
+  /// Proportional on measurement (Arduino P_ON_M): no kp e in u; instead I -= kp (q - q_prev).
+  bool proportional_on_measurement = false;
+
+  EffortLimits<Scalar, N, MaxN> limits;  ///< applied to u; the anti-windup sees the result
+
+  VectorType slew_rate = constant(infinity<Scalar>());  ///< setpoint rate limit S [pos/s], +inf off
+  SlewStart slew_start = SlewStart::FromMeasurement;
+
+  /// Continuous joints: e is wrapped to the shortest angle in [-P/2, P/2] for period P (2 pi for
+  /// an unbounded revolute joint); 0 means not wrapped.
+  VectorType wrap_period = constant(Scalar(0));
+
+  VectorType target_min = constant(-infinity<Scalar>());  ///< q* clipped first (MuJoCo ctrlrange)
+  VectorType target_max = constant(infinity<Scalar>());
+  VectorType target_velocity_min = constant(-infinity<Scalar>());  ///< v* clip (MuJoCo velrange)
+  VectorType target_velocity_max = constant(infinity<Scalar>());
+  VectorType feedforward_min = constant(-infinity<Scalar>());  ///< ff clip (MuJoCo ffrange)
+  VectorType feedforward_max = constant(infinity<Scalar>());
+
+  Scalar dt = Scalar(0.001);  ///< control period h [s], >= CLAW_MIN_TIME_STEP
+
+  /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
+  void resize(Eigen::Index n) {
+    for (VectorType* v :
+         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &tracking_time, &wrap_period})
+      v->setZero(n);
+    for (VectorType* v : {&integral_max, &iterm_max, &slew_rate, &target_max, &target_velocity_max,
+                          &feedforward_max})
+      v->setConstant(n, infinity<Scalar>());
+    for (VectorType* v : {&iterm_min, &target_min, &target_velocity_min, &feedforward_min})
+      v->setConstant(n, -infinity<Scalar>());
+    limits.resize(n);
+  }
+
+  /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
+  /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
+  /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid setting
+  /// (valid_time_step_setting: finite, >= 1e-9 s);
+  /// limits invalid (validate_effort_limits).
+  Status validate(Eigen::Index n) const noexcept {
+    for (const VectorType* v :
+         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max, &iterm_min,
+          &iterm_max, &tracking_time, &slew_rate, &wrap_period, &target_min, &target_max,
+          &target_velocity_min, &target_velocity_max, &feedforward_min, &feedforward_max})
+      if (v->size() != n) return Status::SizeMismatch;
+    if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (const VectorType* v : {&kp, &ki, &kd, &constant_effort})
+        if (!std::isfinite(v->coeff(j))) return Status::InvalidParameter;
+      if (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0))
+        return Status::InvalidParameter;
+      for (const VectorType* v : {&derivative_filter, &integral_max, &tracking_time})
+        if (!(v->coeff(j) >= Scalar(0))) return Status::InvalidParameter;
+      if (!(slew_rate.coeff(j) > Scalar(0))) return Status::InvalidParameter;
+      if (!std::isfinite(wrap_period.coeff(j)) || wrap_period.coeff(j) < Scalar(0))
+        return Status::InvalidParameter;
+      if (!(iterm_min.coeff(j) <= iterm_max.coeff(j)) ||
+          !(target_min.coeff(j) <= target_max.coeff(j)) ||
+          !(target_velocity_min.coeff(j) <= target_velocity_max.coeff(j)) ||
+          !(feedforward_min.coeff(j) <= feedforward_max.coeff(j)))
+        return Status::InvalidParameter;
+    }
+    return validate_effort_limits(limits, n);
+  }
+};
+
+}  // namespace claw
