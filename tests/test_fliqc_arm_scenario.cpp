@@ -14,6 +14,7 @@
 
 #include "../examples/fliqc_arm_scenario.hpp"
 #include "claw/filters/fliqc.hpp"
+#include "support/solver_instances.hpp"
 
 using namespace claw_examples;
 

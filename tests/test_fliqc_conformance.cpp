@@ -6,6 +6,7 @@
 #include "claw/filters/fliqc.hpp"
 #include "support/lcqp_reference.hpp"
 #include "support/reference.hpp"
+#include "support/solver_instances.hpp"
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include "claw/laws/effort_clamp.hpp"
 #include "claw/laws/pid.hpp"
 #include "claw/solvers/qp.hpp"
+#include "support/solver_instances.hpp"
 
 using claw::Status;
 using claw::ZohMode;

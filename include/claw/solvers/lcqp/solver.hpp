@@ -117,32 +117,9 @@ class LcqpSolver {
 
   /// The paths in order: the monotone path when its structure holds (its point is certified
   /// optimal or certifies infeasibility), else branch and bound for m <= max_pairs_for_branch_and_
-  /// bound, else the homotopy.
-  const Result& solve_impl(const Problem& problem, const GuessVector* guess) noexcept {
-    Core& c = core_;
-    c.reset_result();
-    const Status input = check(problem);
-    if (input != Status::Ok) return c.refuse(input);
-    if (problem.num_variables() != c.n_ || problem.num_constraints() != c.nc_ ||
-        problem.num_pairs() != c.m_)
-      reserve(problem.num_variables(), problem.num_constraints(), problem.num_pairs());
-    for (Index i = 0; i < c.m_; ++i) {
-      c.l_norm_.coeffRef(i) = problem.L.row(i).stableNorm();  // no overflow for huge rows
-      c.r_norm_.coeffRef(i) = problem.R.row(i).stableNorm();
-    }
-    if (c.settings_.use_monotone_path && c.m_ > 0) {
-      const auto outcome =
-          monotone_.run(problem, guess, c.l_norm_, c.r_norm_, c.settings_.feasibility_tolerance,
-                        c.x_, c.result_.lemke_pivots);
-      if (outcome == Monotone::Outcome::Point) return certify_unique_point(problem);
-      if (outcome == Monotone::Outcome::Infeasible) return c.infeasible(LcqpPath::Monotone);
-    }
-    const Status setup = c.setup_qp(problem);
-    if (setup != Status::Ok) return c.refuse(setup);
-    if (static_cast<int>(c.m_) <= c.settings_.max_pairs_for_branch_and_bound)
-      return branch_and_bound_.run(problem, c);
-    return homotopy_.run(problem, c);
-  }
+  /// bound, else the homotopy. Defined below the class, not inline: an explicit instantiation of
+  /// the solver then holds every path.
+  const Result& solve_impl(const Problem& problem, const GuessVector* guess) noexcept;
 
   Status check(const Problem& p) const noexcept {
     const Index n = p.Q.rows(), nc = p.A.rows(), m = p.L.rows();
@@ -194,5 +171,34 @@ class LcqpSolver {
   detail::LcqpBranchAndBound<Scalar, MaxN_, MaxC_, MaxP_> branch_and_bound_;
   GuessVector guess_;
 };
+
+template <typename Scalar_, int MaxN_, int MaxC_, int MaxP_>
+const typename LcqpSolver<Scalar_, MaxN_, MaxC_, MaxP_>::Result&
+LcqpSolver<Scalar_, MaxN_, MaxC_, MaxP_>::solve_impl(const Problem& problem,
+                                                     const GuessVector* guess) noexcept {
+  Core& c = core_;
+  c.reset_result();
+  const Status input = check(problem);
+  if (input != Status::Ok) return c.refuse(input);
+  if (problem.num_variables() != c.n_ || problem.num_constraints() != c.nc_ ||
+      problem.num_pairs() != c.m_)
+    reserve(problem.num_variables(), problem.num_constraints(), problem.num_pairs());
+  for (Index i = 0; i < c.m_; ++i) {
+    c.l_norm_.coeffRef(i) = problem.L.row(i).stableNorm();  // no overflow for huge rows
+    c.r_norm_.coeffRef(i) = problem.R.row(i).stableNorm();
+  }
+  if (c.settings_.use_monotone_path && c.m_ > 0) {
+    const auto outcome =
+        monotone_.run(problem, guess, c.l_norm_, c.r_norm_, c.settings_.feasibility_tolerance, c.x_,
+                      c.result_.lemke_pivots);
+    if (outcome == Monotone::Outcome::Point) return certify_unique_point(problem);
+    if (outcome == Monotone::Outcome::Infeasible) return c.infeasible(LcqpPath::Monotone);
+  }
+  const Status setup = c.setup_qp(problem);
+  if (setup != Status::Ok) return c.refuse(setup);
+  if (static_cast<int>(c.m_) <= c.settings_.max_pairs_for_branch_and_bound)
+    return branch_and_bound_.run(problem, c);
+  return homotopy_.run(problem, c);
+}
 
 }  // namespace claw

@@ -274,19 +274,8 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     lba_ = lba;
     uba_ = uba;
 
-    const bool reused =
-        guess != nullptr && factor_valid_ && *guess == result_.active_set && reuse_factorisation();
-    if (!reused) rebuild_working_set(guess);
-    factor_valid_ = true;  // from here on factors_ always describe W
-
     int iterations = 0;
-    Status status = iterate_and_verify(iterations);
-    // A warm start that ends without a verified answer is repeated cold: the warm path's rounding
-    // (a working set reached through nearly dependent members) is not the problem's.
-    if (status == Status::IllConditioned && guess != nullptr) {
-      rebuild_working_set(nullptr);
-      status = iterate_and_verify(iterations);
-    }
+    const Status status = solve_from(guess, iterations);
     result_.iterations = iterations;
     result_.status = status;
     write_active_set();
@@ -302,6 +291,13 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     }
     return result_;
   }
+
+  /// Solves the installed problem from W0 (the last factorisation adapted when the guess repeats
+  /// its active set, else rebuilt from the guess) and decides the status (iterate_and_verify). A
+  /// warm start that ends without a verified answer is repeated cold: the warm path's rounding (a
+  /// working set reached through nearly dependent members) is not the problem's. Defined below the
+  /// class, not inline: an explicit instantiation of the solver then holds the whole iteration.
+  Status solve_from(const ActiveSet* guess, int& iterations) noexcept;
 
   /// Runs the iteration from the current W and decides the status: Ok only when the candidate
   /// passes check_qp_answer (its multipliers and residuals are then in result_), Infeasible only
@@ -485,6 +481,21 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
   bool has_constraints_ = false;
   bool factor_valid_ = false;  // factors_ and working_set_ describe result_.active_set
 };
+
+template <typename Scalar_, int N_, int MaxN_, int M_, int MaxM_>
+Status QpSolver<Scalar_, N_, MaxN_, M_, MaxM_>::solve_from(const ActiveSet* guess,
+                                                           int& iterations) noexcept {
+  const bool reused =
+      guess != nullptr && factor_valid_ && *guess == result_.active_set && reuse_factorisation();
+  if (!reused) rebuild_working_set(guess);
+  factor_valid_ = true;  // from here on factors_ always describe W
+  Status status = iterate_and_verify(iterations);
+  if (status == Status::IllConditioned && guess != nullptr) {
+    rebuild_working_set(nullptr);
+    status = iterate_and_verify(iterations);
+  }
+  return status;
+}
 
 /// Dynamic-size solvers (allocate in the constructor / reserve() only).
 using QpSolverXd = QpSolver<double>;
