@@ -1,10 +1,12 @@
 // benchmarks/bench_pid.cpp: Pid::update for 7 joints (fixed size) and 4096 x 12 joints (batched,
-// with the roofline probe), and StablePd with a full 7x7 inverse mass.
+// with the roofline probe), each with the settings' period and with a period per call, and
+// StablePd with a full 7x7 inverse mass.
 //
 // Scenario: Newton DrivePID-like settings (kp 100, ki 20, kd 5, derivative on the velocity error,
 // backward-Euler integral with an integral clamp of 0.1 pos s, effort limit +-50, h = 1 ms). The
 // targets alternate between two per-joint sets every 50 calls, so the integral rises and falls and
-// ~10 % of the efforts saturate; q and v are fixed per joint. Every update must return Ok.
+// ~10 % of the efforts saturate; q and v are fixed per joint. The per-call-period rows pass
+// h = 0.9 ms and 1.1 ms alternately (a jittery loop). Every update must return Ok.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
@@ -57,7 +59,7 @@ PidScenario<N> make_pid_scenario(Eigen::Index n) {
 /// and not read by the update (Pid skips an all-zero c), so it is not counted.
 constexpr std::size_t pid_update_bytes(std::size_t n) { return 12 * n * sizeof(double); }
 
-template <int N>
+template <bool kPerCallPeriod, int N>
 double run_pid(benchmark::State& state, claw::Pid<double, N>& pid, const PidScenario<N>& s,
                typename PidScenario<N>::VectorType& out) {
   benchmark::DoNotOptimize(pid);
@@ -66,7 +68,11 @@ double run_pid(benchmark::State& state, claw::Pid<double, N>& pid, const PidScen
   std::size_t which = 0;
   bool all_ok = true;
   const double seconds = claw_bench::timed_loop(state, [&] {
-    all_ok &= pid.update(s.target[which], s.q, s.v, out) == claw::Status::Ok;
+    if constexpr (kPerCallPeriod)
+      all_ok &= pid.update(s.target[which], s.q, s.v, (step & 1) != 0 ? 0.9e-3 : 1.1e-3, out) ==
+                claw::Status::Ok;
+    else
+      all_ok &= pid.update(s.target[which], s.q, s.v, out) == claw::Status::Ok;
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
     if (++step == kSwitchEvery) {
@@ -78,7 +84,8 @@ double run_pid(benchmark::State& state, claw::Pid<double, N>& pid, const PidScen
   return seconds;
 }
 
-void BM_Pid_N7_fixed_double(benchmark::State& state) {
+template <bool kPerCallPeriod>
+void pid_n7(benchmark::State& state) {
   static const PidScenario<7> scenario = make_pid_scenario<7>(7);
   claw::Pid<double, 7> pid;
   if (pid.configure(scenario.settings) != claw::Status::Ok) {
@@ -86,11 +93,12 @@ void BM_Pid_N7_fixed_double(benchmark::State& state) {
     return;
   }
   claw::Vector<double, 7> out = claw::Vector<double, 7>::Zero();
-  const double seconds = run_pid(state, pid, scenario, out);
+  const double seconds = run_pid<kPerCallPeriod>(state, pid, scenario, out);
   state.counters["ns_per_joint"] = seconds * 1e9 / 7;
 }
 
-void BM_Pid_batched_N49152_dynamic_double(benchmark::State& state) {
+template <bool kPerCallPeriod>
+void pid_batched(benchmark::State& state) {
   const Eigen::Index n = kBatchedJoints;
   static const PidScenario<claw::Dynamic> scenario = make_pid_scenario<claw::Dynamic>(n);
   const std::size_t bytes = pid_update_bytes(static_cast<std::size_t>(n));
@@ -101,9 +109,16 @@ void BM_Pid_batched_N49152_dynamic_double(benchmark::State& state) {
     return;
   }
   Eigen::VectorXd out = Eigen::VectorXd::Zero(n);
-  const double seconds = run_pid(state, pid, scenario, out);
+  const double seconds = run_pid<kPerCallPeriod>(state, pid, scenario, out);
   claw_bench::set_roofline_counters(state, seconds, probe_seconds, bytes,
                                     static_cast<std::size_t>(n));
+}
+
+void BM_Pid_N7_fixed_double(benchmark::State& state) { pid_n7<false>(state); }
+void BM_Pid_N7_period_per_call_double(benchmark::State& state) { pid_n7<true>(state); }
+void BM_Pid_batched_N49152_dynamic_double(benchmark::State& state) { pid_batched<false>(state); }
+void BM_Pid_batched_N49152_period_per_call_double(benchmark::State& state) {
+  pid_batched<true>(state);
 }
 
 void BM_StablePd_N7_full_inverse_mass_double(benchmark::State& state) {
@@ -145,7 +160,9 @@ void BM_StablePd_N7_full_inverse_mass_double(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Pid_N7_fixed_double)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Pid_N7_period_per_call_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_Pid_batched_N49152_dynamic_double)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Pid_batched_N49152_period_per_call_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_StablePd_N7_full_inverse_mass_double)->Unit(benchmark::kNanosecond);
 
 }  // namespace

@@ -732,7 +732,7 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   const Eigen::Matrix<S, claw::Dynamic, claw::Dynamic> ax = a7;
   VecX q50 = VecX::Constant(50, S(0.2)), out50(50), other50(50), out7x(7);
   const VecX q7x = VecX::Constant(7, S(0.2));
-  Status statuses[8] = {};
+  Status statuses[10] = {};
   const std::size_t allocations = claw_test::allocations_during([&] {
     statuses[0] = fixed.update(q7, q7 * S(2), q7, out7);
     statuses[1] = fixed.update(q7, q7, q7, q7, q7, out7);
@@ -742,6 +742,8 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
     statuses[5] = stable_dynamic.update_full(q7x, q7x, q7x, q7x, q7x, ax, out7x);
     statuses[6] = servo.update(q50, out50, other50);
     statuses[7] = dynamic.reset(q50, q50);
+    statuses[8] = fixed.update(q7, q7 * S(2), q7, S(0.003), out7);
+    statuses[9] = dynamic.update(q50, q50, q50, q50, q50, S(0.002), out50);
   });
   for (Status st : statuses) REQUIRE(st == Status::Ok);
   REQUIRE(allocations == 0);

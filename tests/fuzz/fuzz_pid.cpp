@@ -170,26 +170,46 @@ void run(FuzzInput& in) {
     CLAW_FUZZ_CHECK(!first || pid.next_step_is_first(), "a step after reset is not a first step");
     first = pid.next_step_is_first();
     const bool full = op % 2 == 0;
+    // The period: settings().dt, or one of the call's (any value: check_time_step's statuses).
+    const bool per_call = in.byte() % 3 == 0;
+    const Scalar period = !per_call      ? pid.settings().dt
+                          : in.boolean() ? in.value<Scalar>()
+                                         : Scalar(in.integer(1, 4000)) * Scalar(1e-6);
     const bool finite =
         claw_fuzz::finite(target) && claw_fuzz::finite(q) && claw_fuzz::finite(v) &&
         (!full || (claw_fuzz::finite(target_velocity) && claw_fuzz::finite(feedforward)));
     const Vec out_before = out;
     const Vec integral_before = pid.integral_term();
     const Vec slew_before = pid.slew_state();
-    const Status status = full ? pid.update(target, target_velocity, feedforward, q, v, out)
-                               : pid.update(target, q, v, out);
+    Status status;
+    if (per_call)
+      status = full ? pid.update(target, target_velocity, feedforward, q, v, period, out)
+                    : pid.update(target, q, v, period, out);
+    else
+      status = full ? pid.update(target, target_velocity, feedforward, q, v, out)
+                    : pid.update(target, q, v, out);
+    const bool untouched = claw_fuzz::same_bits(out, out_before) &&
+                           claw_fuzz::same_bits(pid.integral_term(), integral_before) &&
+                           claw_fuzz::same_bits(pid.slew_state(), slew_before);
+    if (per_call && !(std::isfinite(period) && period >= Scalar(CLAW_MIN_TIME_STEP))) {
+      // check_time_step: NaN/Inf, negative, or no time passing; the state never moves.
+      const Status expected = !std::isfinite(period) ? Status::NonFiniteInput
+                              : period < Scalar(0)   ? Status::NegativeTimeStep
+                              : !finite              ? Status::NonFiniteInput
+                                                     : Status::Ok;
+      CLAW_FUZZ_CHECK(status == expected, "update with a period below the minimum: status");
+      CLAW_FUZZ_CHECK(untouched, "a period below the minimum touched state or output");
+      continue;
+    }
     if (!finite) {
       CLAW_FUZZ_CHECK(status == Status::NonFiniteInput, "non-finite input accepted");
-      CLAW_FUZZ_CHECK(claw_fuzz::same_bits(out, out_before) &&
-                          claw_fuzz::same_bits(pid.integral_term(), integral_before) &&
-                          claw_fuzz::same_bits(pid.slew_state(), slew_before),
-                      "a refused update touched state or output");
+      CLAW_FUZZ_CHECK(untouched, "a refused update touched state or output");
       continue;
     }
     CLAW_FUZZ_CHECK(status == Status::Ok || status == Status::NumericalOverflow, "update status");
     CLAW_FUZZ_CHECK(claw_fuzz::finite(pid.integral_term()), "non-finite integral term");
     const Settings& s = pid.settings();
-    const Scalar h = s.dt;
+    const Scalar h = period;
     for (Eigen::Index j = 0; j < n; ++j) {
       const bool held = status == Status::NumericalOverflow &&
                         claw_fuzz::same_scalar_bits(out(j), out_before(j)) &&

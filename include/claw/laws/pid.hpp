@@ -123,19 +123,49 @@ class Pid {
     return Status::Ok;
   }
 
-  /// One control period with v* = 0 and ff = 0: out = PID(q*, q, v).
+  /// One control period h = settings().dt with v* = 0 and ff = 0: out = PID(q*, q, v).
   template <typename DT, typename DQ, typename DV, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
-    return update_impl<false>(target, target, target, q, v, out);
+    return update_impl<false>(target, target, target, q, v, settings_.dt, out);
   }
 
-  /// One control period with target velocity v* [pos/s] and feedforward ff [effort].
+  /// One control period h = settings().dt with target velocity v* [pos/s] and feedforward ff
+  /// [effort].
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
                 const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
-    return update_impl<true>(target, target_velocity, feedforward, q, v, out);
+    return update_impl<true>(target, target_velocity, feedforward, q, v, settings_.dt, out);
+  }
+
+  /// One period of measured length h [s] (a ROS control loop's period, a variable simulator step):
+  /// every term that integrates or differentiates uses it (integral ki e h, derivative difference
+  /// / h, filter coefficient h N, slew step S h, back-calculation h / Tt with Tt = h when
+  /// h >= 2 Tt); settings().dt is not read. h = settings().dt gives the fixed-period update's
+  /// numbers bit for bit. h follows check_time_step: NaN/Inf NonFiniteInput, h < 0
+  /// NegativeTimeStep (nothing touched); 0 <= h < CLAW_MIN_TIME_STEP Ok with no time passing:
+  /// neither the state nor out is touched (out keeps the last command).
+  template <typename DT, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, Scalar h,
+                const Eigen::MatrixBase<DOut>& out) noexcept {
+    bool skip = false;
+    const Status step = check_period(h, skip, out, target, q, v);
+    if (step != Status::Ok || skip) return step;
+    return update_impl<false>(target, target, target, q, v, h, out);
+  }
+
+  /// One period of measured length h [s] with v* and ff (h as in the overload above).
+  template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
+                const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, Scalar h,
+                const Eigen::MatrixBase<DOut>& out) noexcept {
+    bool skip = false;
+    const Status step = check_period(h, skip, out, target, target_velocity, feedforward, q, v);
+    if (step != Status::Ok || skip) return step;
+    return update_impl<true>(target, target_velocity, feedforward, q, v, h, out);
   }
 
   /// Integral term I [effort] per joint.
@@ -176,17 +206,27 @@ class Pid {
     return size() > 0 && all_have_size(size(), vectors...);
   }
 
+  /// The per-period update's gate, in the order of every call: sizes (SizeMismatch), then
+  /// check_time_step(h); a step of no time still refuses NaN/Inf inputs (NonFiniteInput).
+  template <typename DOut, typename... Inputs>
+  Status check_period(Scalar h, bool& skip, const Eigen::MatrixBase<DOut>& out,
+                      const Inputs&... inputs) const noexcept {
+    skip = false;
+    if (!sized(out, inputs...)) return Status::SizeMismatch;
+    const Status step = check_time_step(h, skip);
+    if (step != Status::Ok) return step;
+    if (skip && !(all_finite(inputs) && ...)) return Status::NonFiniteInput;
+    return Status::Ok;
+  }
+
   void refresh_derived() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
-      Scalar effective = tt > Scalar(0)
-                             ? tt
-                             : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
-                                                     settings_.kd.coeff(j));
-      // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
-      // diverges from h/Tt = 2 on: there Tt = h is used (the integral lands on the edge at once).
-      if (!(settings_.dt < effective + effective)) effective = settings_.dt;
-      tracking_time_.coeffRef(j) = effective;
+      // The step's h bounds it further (update_impl).
+      tracking_time_.coeffRef(j) =
+          tt > Scalar(0) ? tt
+                         : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
+                                                 settings_.kd.coeff(j));
     }
     has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
     has_slew_ = has_wrap_ = has_filter_ = false;
@@ -264,7 +304,8 @@ class Pid {
   Status update_impl(const Eigen::MatrixBase<DT>& target,
                      const Eigen::MatrixBase<DTV>& target_velocity,
                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
-                     const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+                     const Eigen::MatrixBase<DV>& v, Scalar h,
+                     const Eigen::MatrixBase<DOut>& out) noexcept {
     // Every build: a vector of another size, or a PID never given joints (size 0), is refused.
     if (!sized(target, target_velocity, feedforward, q, v, out)) return Status::SizeMismatch;
     if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
@@ -274,10 +315,10 @@ class Pid {
     if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
                   detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
                   detail::contiguous<DV>() && detail::contiguous<DOut>()) {
-      if (simple_) return update_simple<kFull>(target, target_velocity, feedforward, q, v, effort);
+      if (simple_)
+        return update_simple<kFull>(target, target_velocity, feedforward, q, v, h, effort);
     }
     const Settings& s = settings_;
-    const Scalar h = s.dt;
     // The simple path keeps no error/measurement history: after it, start the history afresh.
     const bool first = first_ || !history_valid_;
     const bool measurement_known = !first || measurement_seeded_;
@@ -363,7 +404,10 @@ class Pid {
           u_sat = clip(u, lower, upper);
         }
       } else if (s.anti_windup == AntiWindup::BackCalculation) {
-        const Scalar tt = tracking_time_.coeff(j);
+        // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
+        // diverges from h/Tt = 2 on: there Tt = h (the integral lands on the edge at once).
+        Scalar tt = tracking_time_.coeff(j);
+        if (!(h < tt + tt)) tt = h;
         next = advanced + h * ((u_sat - u) / tt);
       }
       if (!std::isfinite(u_sat) || !std::isfinite(next)) {
@@ -394,7 +438,8 @@ class Pid {
   Status update_simple(const Eigen::MatrixBase<DT>& target,
                        const Eigen::MatrixBase<DTV>& target_velocity,
                        const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
-                       const Eigen::MatrixBase<DV>& v, Eigen::MatrixBase<DOut>& effort) noexcept {
+                       const Eigen::MatrixBase<DV>& v, Scalar h,
+                       Eigen::MatrixBase<DOut>& effort) noexcept {
     const Settings& s = settings_;
     const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
@@ -405,7 +450,7 @@ class Pid {
           size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
           s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(), integral_lower_.data(),
           integral_upper_.data(), effort_lower_.data(), effort_upper_.data(), integral_.data(),
-          effort.derived().data(), s.dt, backward_at_run_time);
+          effort.derived().data(), h, backward_at_run_time);
     };
 #if defined(__OPTIMIZE_SIZE__)
     // -Os (firmware): one kernel, the integral rule a run-time choice, always reading c and the
@@ -427,7 +472,7 @@ class Pid {
   }
 
   Settings settings_;
-  VectorType tracking_time_;  // effective Tt per joint
+  VectorType tracking_time_;  // Tt per joint (set or default), before the bound Tt >= h / 2
   VectorType integral_;
   VectorType previous_error_;
   VectorType previous_measurement_;

@@ -81,7 +81,9 @@ struct PidSettings {
   VectorType feedforward_min = constant(-infinity<Scalar>());  ///< ff clip (MuJoCo ffrange)
   VectorType feedforward_max = constant(infinity<Scalar>());
 
-  Scalar dt = Scalar(0.001);  ///< control period h [s], >= CLAW_MIN_TIME_STEP
+  /// Control period h [s] of Pid::update without h (the overloads with h use theirs instead);
+  /// >= CLAW_MIN_TIME_STEP.
+  Scalar dt = Scalar(0.001);
 
   /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
   void resize(Eigen::Index n) {
