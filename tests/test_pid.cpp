@@ -15,6 +15,7 @@
 #include "claw/laws/pd.hpp"
 #include "claw/laws/pid_presets.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/bits.hpp"
 
 using claw::Status;
 
@@ -749,19 +750,7 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   REQUIRE(allocations == 0);
 }
 
-namespace {
-// Bit for bit (tells -0 from +0), entry by entry.
-template <typename A, typename B>
-bool same_bits(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  using S = typename A::Scalar;
-  if (a.size() != b.size()) return false;
-  for (Eigen::Index j = 0; j < a.size(); ++j) {
-    const S x = a.coeff(j), y = b.coeff(j);
-    if (std::memcmp(&x, &y, sizeof(S)) != 0) return false;
-  }
-  return true;
-}
-}  // namespace
+using claw_test::same_bits;
 
 TEMPLATE_TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[pid][fast]",
                    float, double) {

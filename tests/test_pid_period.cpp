@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "claw/laws/pid.hpp"
+#include "support/bits.hpp"
 
 using claw::Status;
 
@@ -17,17 +18,7 @@ namespace {
 using V1 = Eigen::Matrix<double, 1, 1>;
 using Pid1 = claw::Pid<double, 1>;
 
-// Bit for bit (tells -0 from +0), entry by entry.
-template <typename A, typename B>
-bool same_bits(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  using S = typename A::Scalar;
-  if (a.size() != b.size()) return false;
-  for (Eigen::Index j = 0; j < a.size(); ++j) {
-    const S x = a.coeff(j), y = b.coeff(j);
-    if (std::memcmp(&x, &y, sizeof(S)) != 0) return false;
-  }
-  return true;
-}
+using claw_test::same_bits;
 
 claw::PidSettings<double, 1> gains(double kp, double ki, double kd) {
   claw::PidSettings<double, 1> s;
