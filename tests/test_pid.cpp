@@ -18,6 +18,7 @@
 #include "support/bits.hpp"
 
 using claw::Status;
+using claw_test::same_bits;
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -657,6 +658,72 @@ TEST_CASE("Pid refuses bad input, holds its output, and refuses invalid gains",
   REQUIRE(u == held);
 }
 
+TEST_CASE("signed gains: negated gains mirror the law exactly under every anti-windup",
+          "[pid][signed-gains]") {
+  // Arduino's REVERSE direction negates kp, ki, kd. With symmetric limits every term and device is
+  // odd in the gains: the reversed law's output and integral are the direct ones negated, exactly
+  // (== : a sum of zeros may be +0 on both sides).
+  using Vec = Eigen::Matrix<double, 3, 1>;
+  claw::PidSettings<double, 3> direct;
+  direct.kp << 30.0, 2.0, 0.0;
+  direct.ki << 40.0, 5.0, 8.0;
+  direct.kd << 1.5, 0.0, 0.5;
+  direct.integral_max.setConstant(0.02);
+  direct.tracking_time << 0.0, 0.05, 0.0;  // 0: the default from |kp|, |ki|, |kd|
+  direct.limits = claw::EffortLimits<double, 3>::symmetric(2.0);
+  direct.derivative = claw::DerivativeSource::ErrorDifference;
+  direct.derivative_filter.setConstant(200.0);
+  direct.dt = 2e-3;
+  claw::PidSettings<double, 3> reversed = direct;
+  reversed.kp = -direct.kp;
+  reversed.ki = -direct.ki;
+  reversed.kd = -direct.kd;
+  {
+    claw::Pid<double, 3> refused;
+    REQUIRE(refused.configure(reversed) == Status::InvalidParameter);  // signed_gains off
+  }
+  reversed.signed_gains = true;
+  for (const auto aw :
+       {claw::AntiWindup::None, claw::AntiWindup::IntegralClamp, claw::AntiWindup::StopAtLimit,
+        claw::AntiWindup::Conditional, claw::AntiWindup::BackCalculation}) {
+    for (const auto rule : {claw::IntegralRule::BackwardEuler, claw::IntegralRule::ForwardEuler}) {
+      INFO("anti-windup " << static_cast<int>(aw) << ", rule " << static_cast<int>(rule));
+      direct.anti_windup = reversed.anti_windup = aw;
+      direct.integral_rule = reversed.integral_rule = rule;
+      claw::Pid<double, 3> a, b;
+      REQUIRE(a.configure(direct) == Status::Ok);
+      REQUIRE(b.configure(reversed) == Status::Ok);
+      std::mt19937 rng(5);
+      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+      Vec out_a, out_b;
+      int saturated = 0;
+      for (int k = 0; k < 400; ++k) {
+        const Vec target = Vec::Constant(k < 200 ? 0.4 : -0.3) +
+                           0.05 * Vec::NullaryExpr([&] { return uniform(rng); });
+        const Vec q = 0.02 * Vec::NullaryExpr([&] { return uniform(rng); });
+        const Vec v = 0.1 * Vec::NullaryExpr([&] { return uniform(rng); });
+        REQUIRE(a.update(target, q, v, out_a) == Status::Ok);
+        REQUIRE(b.update(target, q, v, out_b) == Status::Ok);
+        REQUIRE((out_b.array() == -out_a.array()).all());
+        REQUIRE((b.integral_term().array() == -a.integral_term().array()).all());
+        for (int j = 0; j < 3; ++j) {
+          saturated += std::fabs(out_a(j)) == 2.0;
+          REQUIRE(b.error_integral(j) == a.error_integral(j));  // z = I / ki, the same state
+        }
+      }
+      REQUIRE(saturated > 50);  // the devices were exercised, not only the linear range
+    }
+  }
+  // set_gains follows the setting; NaN stays refused either way.
+  claw::Pid<double, 3> pid;
+  REQUIRE(pid.configure(reversed) == Status::Ok);
+  REQUIRE(pid.set_gains(Vec::Constant(-1.0), Vec::Zero(), Vec::Zero()) == Status::Ok);
+  REQUIRE(pid.set_gains(Vec::Constant(std::nan("")), Vec::Zero(), Vec::Zero()) ==
+          Status::InvalidParameter);
+  REQUIRE(pid.configure(direct) == Status::Ok);
+  REQUIRE(pid.set_gains(Vec::Constant(-1.0), Vec::Zero(), Vec::Zero()) == Status::InvalidParameter);
+}
+
 TEST_CASE("set_gains is bumpless and reset(measurement, output) starts without a jump",
           "[pid][bumpless]") {
   auto s = gains(10.0, 5.0, 0.0, 0.01);
@@ -749,8 +816,6 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   for (Status st : statuses) REQUIRE(st == Status::Ok);
   REQUIRE(allocations == 0);
 }
-
-using claw_test::same_bits;
 
 TEMPLATE_TEST_CASE("the simple path of Pid::update gives the general path's numbers", "[pid][fast]",
                    float, double) {

@@ -1,9 +1,10 @@
 // tests/test_pid_conformance.cpp: the MuJoCo (plugin, native) and CoppeliaSim presets against the
 // vectors recorded from those systems, step by step, with claw carrying its own state (no reload
-// from the file).
+// from the file); the Drake preset against Drake's PidController tests.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "claw/laws/pid_presets.hpp"
@@ -191,4 +192,120 @@ TEST_CASE("CoppeliaSim preset reproduces the default joint callback",
       REQUIRE(close(force(0), claw_test::to_double(c["expected_force"][k])));
     }
   }
+}
+
+namespace {
+
+// A case's "compare": "exact" (bit for bit, -0 == +0) or "absolute <tolerance>".
+double drake_tolerance(const nlohmann::json& compare) {
+  const std::string text = compare.get<std::string>();
+  if (text == "exact") return 0.0;
+  const std::string prefix = "absolute ";
+  REQUIRE(text.rfind(prefix, 0) == 0);
+  return std::stod(text.substr(prefix.size()));
+}
+
+// The drake preset with the case's per-joint gains (and output bounds when given), its integral
+// state z installed as I = ki z; h is the sampling period.
+claw::Pid<double> drake_pid(const nlohmann::json& c, double h) {
+  const Eigen::VectorXd kp = claw_test::to_vector(c["kp"]);
+  const Eigen::Index n = kp.size();
+  claw::presets::DrakePid<double> p;
+  p.dt = h;
+  auto s = claw::presets::drake<double>(n, p);
+  s.kp = kp;
+  s.ki = claw_test::to_vector(c["ki"]);
+  s.kd = claw_test::to_vector(c["kd"]);
+  if (c.contains("u_min"))
+    s.limits = claw::EffortLimits<double, claw::Dynamic>::bounds(
+        claw_test::to_double(c["u_min"]), claw_test::to_double(c["u_max"]), n);
+  claw::Pid<double> pid(n);
+  REQUIRE(pid.configure(s) == Status::Ok);
+  const Eigen::VectorXd z = claw_test::to_vector(c["integral_z"]);
+  REQUIRE(pid.set_integral_term(s.ki.cwiseProduct(z)) == Status::Ok);
+  return pid;
+}
+
+}  // namespace
+
+TEST_CASE("Drake preset reproduces Drake's PidController tests", "[conformance][pid][drake]") {
+  const auto file = claw_test::load_reference("drake", "pid_controller.json");
+  const auto& cases = file["cases"];
+  REQUIRE(!cases.empty());
+  int checked = 0;
+  for (const auto& c : cases) {
+    INFO(claw_test::case_label("pid_controller.json", c));
+    if (c.contains("size_mismatch")) {
+      // Gain vectors of different lengths: refused (Drake throws).
+      claw::PidSettings<double, claw::Dynamic> s;
+      s.resize(c["kd_size"].get<Eigen::Index>());
+      s.kp.setZero(c["kp_size"].get<Eigen::Index>());
+      s.ki.setZero(c["ki_size"].get<Eigen::Index>());
+      claw::Pid<double> pid(s.kd.size());
+      REQUIRE(pid.configure(s) == Status::SizeMismatch);
+      ++checked;
+      continue;
+    }
+    if (c.value("random", false)) {
+      // Gains of either sign drawn in [-1, 1]: u = kp e + ki z + kd (v* - v) within the case's
+      // tolerance, joint by joint (the projections of the original are the caller's).
+      const double tolerance = drake_tolerance(c["compare"]);
+      std::mt19937 rng(1234);
+      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+      const Eigen::Index n = 6;
+      claw::PidSettings<double, claw::Dynamic> s = claw::presets::drake<double>(n, {});
+      Eigen::VectorXd z(n), q(n), v(n), qd(n), vd(n), out(n);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        s.kp(j) = uniform(rng);
+        s.ki(j) = uniform(rng);
+        s.kd(j) = uniform(rng);
+        z(j) = uniform(rng);
+        q(j) = uniform(rng);
+        v(j) = uniform(rng);
+        qd(j) = uniform(rng);
+        vd(j) = uniform(rng);
+      }
+      REQUIRE((s.kp.minCoeff() < 0.0 || s.ki.minCoeff() < 0.0 || s.kd.minCoeff() < 0.0));
+      claw::Pid<double> pid(n);
+      REQUIRE(pid.configure(s) == Status::Ok);
+      REQUIRE(pid.set_integral_term(s.ki.cwiseProduct(z)) == Status::Ok);
+      REQUIRE(pid.update(qd, vd, Eigen::VectorXd::Zero(n), q, v, out) == Status::Ok);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        const double expected =
+            s.kp(j) * (qd(j) - q(j)) + s.kd(j) * (vd(j) - v(j)) + s.ki(j) * z(j);
+        REQUIRE(std::fabs(out(j) - expected) <= tolerance);
+      }
+      ++checked;
+      continue;
+    }
+    const Eigen::VectorXd q = claw_test::to_vector(c["q"]), v = claw_test::to_vector(c["v"]);
+    const Eigen::VectorXd qd = claw_test::to_vector(c["q_d"]);
+    const Eigen::VectorXd vd = claw_test::to_vector(c["v_d"]);
+    const Eigen::VectorXd ff = claw_test::to_vector(c["ff"]);
+    Eigen::VectorXd out(q.size());
+    if (c.contains("expected_dz_dt")) {
+      // Drake's continuous dz/dt = e, sampled: (z+ - z) / h after one step of h = 2^-10.
+      const double h = std::ldexp(1.0, -10);
+      claw::Pid<double> pid = drake_pid(c, h);
+      const Eigen::VectorXd z = claw_test::to_vector(c["integral_z"]);
+      REQUIRE(pid.update(qd, vd, ff, q, v, out) == Status::Ok);
+      const Eigen::VectorXd expected = claw_test::to_vector(c["expected_dz_dt"]);
+      const double tolerance = drake_tolerance(c["compare"]);
+      for (Eigen::Index j = 0; j < q.size(); ++j)
+        REQUIRE(std::fabs((pid.error_integral(j) - z(j)) / h - expected(j)) <= tolerance);
+      ++checked;
+      continue;
+    }
+    claw::Pid<double> pid = drake_pid(c, 1e-3);
+    REQUIRE(pid.update(qd, vd, ff, q, v, out) == Status::Ok);
+    const Eigen::VectorXd expected = claw_test::to_vector(c["expected"]);
+    const double tolerance = drake_tolerance(c["compare"]);
+    for (Eigen::Index j = 0; j < q.size(); ++j) {
+      INFO("joint " << j << ": " << out(j) << " != " << expected(j));
+      REQUIRE(std::fabs(out(j) - expected(j)) <= tolerance);
+    }
+    ++checked;
+  }
+  // Every case of the file ran through one of the branches above.
+  REQUIRE(checked == static_cast<int>(cases.size()));
 }

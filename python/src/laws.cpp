@@ -61,6 +61,7 @@ const Field<PidSettings> kPidFields[] = {
     CLAW_PYTHON_VECTOR(PidSettings, kp),
     CLAW_PYTHON_VECTOR(PidSettings, ki),
     CLAW_PYTHON_VECTOR(PidSettings, kd),
+    CLAW_PYTHON_VALUE(PidSettings, signed_gains),
     CLAW_PYTHON_VECTOR(PidSettings, constant_effort),
     CLAW_PYTHON_VALUE(PidSettings, derivative),
     CLAW_PYTHON_VALUE(PidSettings, derivative_from_zero_error),
@@ -311,15 +312,19 @@ void bind_laws(py::module_& m) {
       .def(
           "update",
           [](Pid& self, py::handle target, py::handle q, py::handle v, py::handle out,
-             py::handle target_velocity, py::handle feedforward) {
+             py::handle target_velocity, py::handle feedforward, py::handle period) {
             const char* w = "Pid.update";
+            const bool per_call = !period.is_none();
+            const double h = per_call ? period.cast<double>() : 0.0;
             const Eigen::Index n = self.size();
             auto t = vector_in(target, w, "target", n);
             auto qm = vector_in(q, w, "q", n);
             auto vm = vector_in(v, w, "v", n);
             auto o = vector_out(out, w, "out", n);
             if (target_velocity.is_none() && feedforward.is_none())
-              return maybe_release(n, [&] { return self.update(t, qm, vm, o); });
+              return maybe_release(n, [&] {
+                return per_call ? self.update(t, qm, vm, h, o) : self.update(t, qm, vm, o);
+              });
             const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
             std::optional<ConstVectorMap> tv, ff;
             tv.emplace(target_velocity.is_none()
@@ -327,13 +332,18 @@ void bind_laws(py::module_& m) {
                            : vector_in(target_velocity, w, "target_velocity", n));
             ff.emplace(feedforward.is_none() ? ConstVectorMap(zero.data(), n)
                                              : vector_in(feedforward, w, "feedforward", n));
-            return maybe_release(n, [&] { return self.update(t, *tv, *ff, qm, vm, o); });
+            return maybe_release(n, [&] {
+              return per_call ? self.update(t, *tv, *ff, qm, vm, h, o)
+                              : self.update(t, *tv, *ff, qm, vm, o);
+            });
           },
           py::arg("target"), py::arg("q"), py::arg("v"), py::arg("out"), py::kw_only(),
           py::arg("target_velocity") = py::none(), py::arg("feedforward") = py::none(),
+          py::arg("h") = py::none(),
           "One control period: out [effort] = PID(target q* [pos], q [pos], v [pos/s]) with the\n"
           "target velocity v* [pos/s] and feedforward ff [effort] (0 when not given). All (N,)\n"
-          "float64; out written in place. Returns Status (NonFiniteInput: nothing touched).")
+          "float64; out written in place. h: this period [s] (default: the settings' dt).\n"
+          "Returns Status (NonFiniteInput: nothing touched).")
       .def(
           "reset", [](Pid& self) { self.reset(); },
           "Restart: integral 0, filter 0, the next step is a first step.")

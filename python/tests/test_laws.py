@@ -129,6 +129,31 @@ def test_pid_keywords_closed_form_and_statuses():
         pid.update(target, q, v, np.zeros(4))
 
 
+def test_pid_period_per_call_and_signed_gains():
+    n = 2
+    fixed = claw.Pid(n, kp=2.0, ki=40.0, kd=0.3, dt=0.002)
+    per_call = claw.Pid(n, kp=2.0, ki=40.0, kd=0.3, dt=0.5)  # dt unused: h given per call
+    target, q, v = np.array([0.3, -0.2]), np.zeros(n), np.array([0.1, 0.0])
+    out_fixed, out_per_call = np.zeros(n), np.zeros(n)
+    for _ in range(5):
+        assert fixed.update(target, q, v, out_fixed) == S.Ok
+        assert per_call.update(target, q, v, out_per_call, h=0.002) == S.Ok
+        assert bits_equal(out_fixed, out_per_call)
+    before = out_per_call.copy()
+    assert per_call.update(target, q, v, out_per_call, h=float("nan")) == S.NonFiniteInput
+    assert per_call.update(target, q, v, out_per_call, h=-1e-3) == S.NegativeTimeStep
+    assert per_call.update(target, q, v, out_per_call, h=0.0) == S.Ok  # no time passes
+    assert bits_equal(out_per_call, before)
+    # Negative gains only with signed_gains (Drake's sign convention, Arduino's REVERSE).
+    assert claw.Pid(n).configure(kp=-1.0) == S.InvalidParameter
+    reverse = claw.Pid(n, kp=-2.0, ki=-40.0, kd=-0.3, dt=0.002, signed_gains=True)
+    out_reverse = np.zeros(n)
+    assert reverse.update(target, q, v, out_reverse) == S.Ok
+    direct = claw.Pid(n, kp=2.0, ki=40.0, kd=0.3, dt=0.002)
+    assert direct.update(target, q, v, out_fixed) == S.Ok
+    assert np.array_equal(out_reverse, -out_fixed)
+
+
 def test_stable_pd_divides_the_explicit_law_for_one_joint():
     h, kp, kd, m = 0.01, 100.0, 5.0, 2.0
     spd = claw.StablePd(1, kp=kp, kd=kd, dt=h)

@@ -78,6 +78,11 @@ void run(FuzzInput& in) {
     if (!raw) claw_fuzz::unset_unread_limit_fields(s.limits);
     s.slew_start = in.choice<claw::SlewStart>(3);
     s.dt = in.boolean() ? in.value<Scalar>() : Scalar(1e-3);
+    s.signed_gains = in.boolean();
+    if (s.signed_gains)  // some gains negative (Drake's signs, Arduino's REVERSE)
+      for (Eigen::Index j = 0; j < n; ++j)
+        for (Vec* gain : {&s.kp, &s.ki, &s.kd})
+          if (in.boolean()) (*gain)(j) = -(*gain)(j);
     return s;
   };
 
@@ -139,7 +144,8 @@ void run(FuzzInput& in) {
       const Status status = pid.set_gains(kp, ki, kd);
       bool valid = true;
       for (Eigen::Index j = 0; j < n; ++j)
-        for (Scalar g : {kp(j), ki(j), kd(j)}) valid = valid && std::isfinite(g) && g >= 0;
+        for (Scalar g : {kp(j), ki(j), kd(j)})
+          valid = valid && std::isfinite(g) && (g >= 0 || pid.settings().signed_gains);
       CLAW_FUZZ_CHECK((status == Status::Ok) == valid, "set_gains: status");
       if (status != Status::Ok)
         CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.settings().kp, kp_old), "refused gains installed");
@@ -247,8 +253,8 @@ void run(FuzzInput& in) {
       // Integral clamps.
       const Scalar integral = pid.integral_term()(j);
       if (s.anti_windup == AntiWindup::IntegralClamp) {
-        const Scalar limit =
-            std::isinf(s.integral_max(j)) ? s.integral_max(j) : s.ki(j) * s.integral_max(j);
+        const Scalar limit = std::isinf(s.integral_max(j)) ? s.integral_max(j)
+                                                           : std::fabs(s.ki(j)) * s.integral_max(j);
         CLAW_FUZZ_CHECK(std::fabs(integral) <= limit, "IntegralClamp: |I| above ki integral_max");
       } else if (s.anti_windup == AntiWindup::ITermClamp) {
         CLAW_FUZZ_CHECK(integral >= s.iterm_min(j) && integral <= s.iterm_max(j),

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <type_traits>
 
 #include "claw/core/assert.hpp"
@@ -76,14 +75,16 @@ class Pid {
     return Status::Ok;
   }
 
-  /// Real-time-safe gain change; bumpless (I is in effort units). Keeps the old gains on failure.
+  /// Real-time-safe gain change; bumpless (I is in effort units). InvalidParameter (old gains
+  /// kept) for a gain that is not finite, or negative without PidSettings::signed_gains.
   template <typename DP, typename DI, typename DD>
   Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
                    const Eigen::MatrixBase<DD>& kd) noexcept {
     if (!sized(kp, ki, kd)) return Status::SizeMismatch;
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
-        if (!std::isfinite(g) || g < Scalar(0)) return Status::InvalidParameter;
+        if (!std::isfinite(g) || (g < Scalar(0) && !settings_.signed_gains))
+          return Status::InvalidParameter;
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;
@@ -173,7 +174,7 @@ class Pid {
   /// Error integral z = I / ki [pos s] of joint j (0 when ki = 0): MuJoCo's act state.
   Scalar error_integral(Eigen::Index j) const noexcept {
     const Scalar ki = settings_.ki.coeff(j);
-    return ki > Scalar(0) ? integral_.coeff(j) / ki : Scalar(0);
+    return ki != Scalar(0) ? integral_.coeff(j) / ki : Scalar(0);
   }
   /// Replaces the integral term (e.g. to hand over from another controller). NonFiniteInput on
   /// NaN/Inf.
@@ -223,10 +224,11 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
       // The step's h bounds it further (update_impl).
-      tracking_time_.coeffRef(j) =
-          tt > Scalar(0) ? tt
-                         : default_tracking_time(settings_.kp.coeff(j), settings_.ki.coeff(j),
-                                                 settings_.kd.coeff(j));
+      tracking_time_.coeffRef(j) = tt > Scalar(0)
+                                       ? tt
+                                       : default_tracking_time(std::fabs(settings_.kp.coeff(j)),
+                                                               std::fabs(settings_.ki.coeff(j)),
+                                                               std::fabs(settings_.kd.coeff(j)));
     }
     has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
     has_slew_ = has_wrap_ = has_filter_ = false;
@@ -252,9 +254,9 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j) {
       Scalar lo = -infinity<Scalar>(), hi = infinity<Scalar>();
       if (aw == AntiWindup::IntegralClamp) {
-        // |I| <= ki integral_max; integral_max = +inf is no clamp, also for ki = 0 (0 inf).
+        // |I| <= |ki| integral_max; integral_max = +inf is no clamp, also for ki = 0 (0 inf).
         const Scalar z_max = settings_.integral_max.coeff(j);
-        hi = settings_.ki.coeff(j) * z_max;
+        hi = std::fabs(settings_.ki.coeff(j)) * z_max;
         if (std::isnan(hi)) hi = z_max;  // 0 * inf: no clamp
         lo = -hi;
       } else if (aw == AntiWindup::ITermClamp) {
@@ -375,11 +377,14 @@ class Pid {
       const Scalar kp = s.kp.coeff(j), ki = s.ki.coeff(j), kd = s.kd.coeff(j);
       const Scalar integral = integral_.coeff(j);
       Scalar e_integrated = e;
-      if (s.anti_windup == AntiWindup::StopAtLimit && ki > Scalar(0)) {
-        const Scalar limit = ki * s.integral_max.coeff(j);
-        if (integral >= limit)
+      if (s.anti_windup == AntiWindup::StopAtLimit && ki != Scalar(0)) {
+        // On z = I / ki (dz = e h whatever ki's sign): |z| >= integral_max is |ki| z >=
+        // |ki| integral_max on z's side of zero.
+        const Scalar limit = std::fabs(ki) * s.integral_max.coeff(j);
+        const Scalar z_scaled = ki > Scalar(0) ? integral : -integral;  // |ki| z
+        if (z_scaled >= limit)
           e_integrated = (e < Scalar(0)) ? e : Scalar(0);
-        else if (integral <= -limit)
+        else if (z_scaled <= -limit)
           e_integrated = (e > Scalar(0)) ? e : Scalar(0);
       }
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
@@ -396,7 +401,10 @@ class Pid {
       Scalar u = base + used;
       Scalar u_sat = clip(u, lower, upper);
       Scalar next = advanced;
-      if (s.anti_windup == AntiWindup::Conditional && u_sat != u && e * (u - u_sat) > Scalar(0)) {
+      // Conditional: frozen while saturated with this step's ki h e pushing u further out.
+      const Scalar push = ki < Scalar(0) ? -e : e;
+      if (s.anti_windup == AntiWindup::Conditional && u_sat != u &&
+          push * (u - u_sat) > Scalar(0)) {
         next = integral + pom;  // drop this step's ki h e
         if (backward) {
           used = next;

@@ -233,11 +233,14 @@ struct DrakePid {
 };
 
 /// Drake's PidController sampled at h: u = kp e + ki z + kd (v* - v) with the integral state z
-/// advanced after the output (forward Euler of the continuous state), no limits.
+/// advanced after the output (forward Euler of the continuous state), no limits; gains of any
+/// sign, as Drake takes them (signed_gains).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, const DrakePid<Scalar>& p) {
-  return detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::VelocityError,
-                                       IntegralRule::ForwardEuler, p.dt);
+  auto s = detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::VelocityError,
+                                         IntegralRule::ForwardEuler, p.dt);
+  s.signed_gains = true;
+  return s;
 }
 
 /// Brett Beauregard's Arduino PID (PID_v1): outputSum += ki h e (and -= kp dInput with

@@ -41,9 +41,15 @@ struct PidSettings {
   using VectorType = Vector<Scalar, N, MaxN>;
   static VectorType constant(Scalar value) { return VectorType::Constant(kDefaultSize, value); }
 
-  VectorType kp = constant(Scalar(0));               ///< proportional gain [effort/pos], >= 0
-  VectorType ki = constant(Scalar(0));               ///< integral gain [effort/(pos s)], >= 0
-  VectorType kd = constant(Scalar(0));               ///< derivative gain [effort s/pos], >= 0
+  VectorType kp = constant(Scalar(0));  ///< proportional gain [effort/pos]
+  VectorType ki = constant(Scalar(0));  ///< integral gain [effort/(pos s)]
+  VectorType kd = constant(Scalar(0));  ///< derivative gain [effort s/pos]
+  /// false (default): kp, ki, kd >= 0, a negative gain is refused (InvalidParameter) as a sign
+  /// error. true: any finite gains, the same law (Drake's PidController takes any sign; Arduino's
+  /// REVERSE direction is all three negated). The devices that read a gain use its magnitude
+  /// where a bound is meant (IntegralClamp |I| <= |ki| integral_max, the default tracking time)
+  /// and its sign where a direction is (StopAtLimit and Conditional act on z = I / ki).
+  bool signed_gains = false;
   VectorType constant_effort = constant(Scalar(0));  ///< c, added to every output [effort]
 
   DerivativeSource derivative = DerivativeSource::VelocityError;
@@ -113,7 +119,8 @@ struct PidSettings {
     for (Eigen::Index j = 0; j < n; ++j) {
       for (const VectorType* v : {&kp, &ki, &kd, &constant_effort})
         if (!std::isfinite(v->coeff(j))) return Status::InvalidParameter;
-      if (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0))
+      if (!signed_gains &&
+          (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0)))
         return Status::InvalidParameter;
       for (const VectorType* v : {&derivative_filter, &integral_max, &tracking_time})
         if (!(v->coeff(j) >= Scalar(0))) return Status::InvalidParameter;
