@@ -724,6 +724,36 @@ TEST_CASE("signed gains: negated gains mirror the law exactly under every anti-w
   REQUIRE(pid.set_gains(Vec::Constant(-1.0), Vec::Zero(), Vec::Zero()) == Status::InvalidParameter);
 }
 
+TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keeps it otherwise",
+          "[pid][anti-windup]") {
+  auto s = gains(1.0, 10.0, 0.0, 0.01);
+  s.anti_windup = claw::AntiWindup::ITermClamp;
+  s.iterm_min << -5.0;
+  s.iterm_max << 5.0;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.set_integral_term(V1(4.0)) == Status::Ok);
+  s.iterm_max << 3.0;  // PID_v1's SetOutputLimits below outputSum
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == 3.0);
+  s.iterm_max << 8.0;  // widened: nothing moves
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == 3.0);
+  s.anti_windup = claw::AntiWindup::IntegralClamp;  // |I| <= ki integral_max = 10 * 0.2
+  s.integral_max << 0.2;
+  REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -2.0);
+  s.anti_windup = claw::AntiWindup::None;
+  REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -7.0);
+  auto bad = s;
+  bad.kp << -1.0;  // refused: state untouched too
+  REQUIRE(pid.configure(bad) == Status::InvalidParameter);
+  REQUIRE(pid.integral_term()(0) == -7.0);
+}
+
 TEST_CASE("set_gains is bumpless and reset(measurement, output) starts without a jump",
           "[pid][bumpless]") {
   auto s = gains(10.0, 5.0, 0.0, 0.01);

@@ -1,8 +1,10 @@
 // tests/test_pid_conformance.cpp: the MuJoCo (plugin, native) and CoppeliaSim presets against the
 // vectors recorded from those systems, step by step, with claw carrying its own state (no reload
-// from the file); the Drake preset against Drake's PidController tests.
+// from the file); the Drake preset against Drake's PidController tests, the Arduino preset against
+// PID_v1 run on its examples.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -308,4 +310,77 @@ TEST_CASE("Drake preset reproduces Drake's PidController tests", "[conformance][
   }
   // Every case of the file ran through one of the branches above.
   REQUIRE(checked == static_cast<int>(cases.size()));
+}
+
+TEST_CASE("Arduino preset reproduces PID_v1 on its examples and scenarios",
+          "[conformance][pid][arduino]") {
+  // The recorded inputs drive claw (no plant in the loop): each step's events are the example's
+  // own calls, mapped to claw's API, then Compute() is update() with the current sample time.
+  const auto file = claw_test::load_reference("arduino", "pid_v1.json");
+  const auto& scenarios = file["scenarios"];
+  REQUIRE(!scenarios.empty());
+  int checked_steps = 0;
+  for (const auto& sc : scenarios) {
+    INFO("pid_v1.json scenario " << sc["name"].get<std::string>());
+    claw::presets::ArduinoPid<double> p;
+    p.kp = claw_test::to_double(sc["kp"]);
+    p.ki = claw_test::to_double(sc["ki"]);
+    p.kd = claw_test::to_double(sc["kd"]);
+    p.out_min = claw_test::to_double(sc["out_min"]);
+    p.out_max = claw_test::to_double(sc["out_max"]);
+    p.proportional_on_measurement = sc["p_on"] == "P_ON_M";
+    p.reverse = sc["direction"] == "REVERSE";
+    double h = claw_test::to_double(sc["sample_time_ms"]) / 1000.0;
+    p.sample_time = h;
+    Pid1 pid;
+    REQUIRE(pid.configure(claw::presets::arduino<double, 1>(p)) == Status::Ok);
+    // SetMode(AUTOMATIC) -> Initialize(): outputSum = Output (clamped), lastInput = Input.
+    double held = claw_test::to_double(sc["setmode_output"]);
+    REQUIRE(pid.reset(V1(claw_test::to_double(sc["setmode_input"])),
+                      V1(std::clamp(held, p.out_min, p.out_max))) == Status::Ok);
+    bool automatic = true;
+    for (const auto& step : sc["steps"]) {
+      INFO("step " << step["k"].dump());
+      const double input = claw_test::to_double(step["input"]);
+      for (const auto& event : step["events"]) {
+        const std::string call = event["call"].get<std::string>();
+        if (call == "SetTunings") {
+          p.kp = claw_test::to_double(event["kp"]);
+          p.ki = claw_test::to_double(event["ki"]);
+          p.kd = claw_test::to_double(event["kd"]);
+          REQUIRE(pid.configure(claw::presets::arduino<double, 1>(p)) == Status::Ok);
+        } else if (call == "SetOutputLimits") {
+          // PID_v1 clamps Output and outputSum at once when automatic; configure() moves the
+          // integral into the new ITermClamp bounds, the held Output is the caller's.
+          p.out_min = claw_test::to_double(event["min"]);
+          p.out_max = claw_test::to_double(event["max"]);
+          REQUIRE(pid.configure(claw::presets::arduino<double, 1>(p)) == Status::Ok);
+          if (automatic) held = std::clamp(held, p.out_min, p.out_max);
+        } else if (call == "SetSampleTime") {
+          h = claw_test::to_double(event["ms"]) / 1000.0;  // the period of the next updates
+        } else if (call == "SetMode") {
+          const bool to_automatic = event["mode"] == "AUTOMATIC";
+          if (to_automatic && !automatic)
+            REQUIRE(pid.reset(V1(input), V1(std::clamp(held, p.out_min, p.out_max))) == Status::Ok);
+          automatic = to_automatic;
+        } else if (call == "Output") {
+          held = claw_test::to_double(event["value"]);
+        } else {
+          REQUIRE(call == "Setpoint");  // the step's own setpoint field carries it
+        }
+      }
+      if (step["computed"].get<bool>()) {
+        REQUIRE(automatic);
+        V1 out;
+        REQUIRE(pid.update(V1(claw_test::to_double(step["setpoint"])), V1(input), V1(0.0), h,
+                           out) == Status::Ok);
+        held = out(0);
+      }
+      const double expected = claw_test::to_double(step["output"]);
+      INFO("claw " << held << ", PID_v1 " << expected);
+      CHECK(close(held, expected));
+      ++checked_steps;
+    }
+  }
+  REQUIRE(checked_steps > 0);
 }

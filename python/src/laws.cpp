@@ -143,10 +143,10 @@ const Field<Toolbox> kToolboxFields[] = {CLAW_PYTHON_VALUE(Toolbox, p),
                                          CLAW_PYTHON_VALUE(Toolbox, dt)};
 using Arduino = claw::presets::ArduinoPid<double>;
 const Field<Arduino> kArduinoFields[] = {
-    CLAW_PYTHON_VALUE(Arduino, kp),         CLAW_PYTHON_VALUE(Arduino, ki),
-    CLAW_PYTHON_VALUE(Arduino, kd),         CLAW_PYTHON_VALUE(Arduino, out_min),
-    CLAW_PYTHON_VALUE(Arduino, out_max),    CLAW_PYTHON_VALUE(Arduino, proportional_on_measurement),
-    CLAW_PYTHON_VALUE(Arduino, sample_time)};
+    CLAW_PYTHON_VALUE(Arduino, kp),      CLAW_PYTHON_VALUE(Arduino, ki),
+    CLAW_PYTHON_VALUE(Arduino, kd),      CLAW_PYTHON_VALUE(Arduino, out_min),
+    CLAW_PYTHON_VALUE(Arduino, out_max), CLAW_PYTHON_VALUE(Arduino, proportional_on_measurement),
+    CLAW_PYTHON_VALUE(Arduino, reverse), CLAW_PYTHON_VALUE(Arduino, sample_time)};
 
 using StableSettings = StablePd::Settings;
 const Field<StableSettings> kStableFields[] = {

@@ -63,8 +63,10 @@ class Pid {
   Eigen::Index size() const noexcept { return integral_.size(); }
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
-  /// The state (integral, previous error, slew, filter) is kept: call reset() to restart. A Pid of
-  /// size 0 (a dynamic Pid constructed without a size) refuses this and every other call with
+  /// The state (integral, previous error, slew, filter) is kept: call reset() to restart; only
+  /// an integral outside the new IntegralClamp / ITermClamp bounds moves onto them at once (as
+  /// Arduino PID_v1's SetOutputLimits does), so that I is always within its clamp. A Pid of size 0
+  /// (a dynamic Pid constructed without a size) refuses this and every other call with
   /// SizeMismatch.
   Status configure(const Settings& settings) noexcept {
     if (size() == 0) return Status::SizeMismatch;
@@ -72,6 +74,9 @@ class Pid {
     if (status != Status::Ok) return status;
     settings_ = settings;
     refresh_derived();
+    for (Eigen::Index j = 0; j < size(); ++j)
+      integral_.coeffRef(j) =
+          clip(integral_.coeff(j), integral_lower_.coeff(j), integral_upper_.coeff(j));
     return Status::Ok;
   }
 

@@ -245,19 +245,24 @@ PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, const DrakePid<Scalar>& p) {
 
 /// Brett Beauregard's Arduino PID (PID_v1): outputSum += ki h e (and -= kp dInput with
 /// proportional on measurement), clamped to [out_min, out_max]; output = kp e (P_ON_E) + outputSum
-/// - kd dInput / h, clamped to [out_min, out_max]; dInput = 0 on the first call.
+/// - kd dInput / h, clamped to [out_min, out_max]; dInput = 0 on the first call. reverse: PID_v1's
+/// REVERSE direction (the output falls as the error grows): kp, ki, kd negated (signed_gains).
 template <typename Scalar>
 struct ArduinoPid {
   Scalar kp = 0, ki = 0, kd = 0;
   Scalar out_min = 0, out_max = 255;
   bool proportional_on_measurement = false;
+  bool reverse = false;
   Scalar sample_time = Scalar(0.1);  ///< [s]
 };
 
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p) {
-  auto s = detail::base<Scalar, N, MaxN>(n, p.kp, p.ki, p.kd, DerivativeSource::Measurement,
-                                         IntegralRule::BackwardEuler, p.sample_time);
+  const Scalar sign = p.reverse ? Scalar(-1) : Scalar(1);
+  auto s = detail::base<Scalar, N, MaxN>(n, sign * p.kp, sign * p.ki, sign * p.kd,
+                                         DerivativeSource::Measurement, IntegralRule::BackwardEuler,
+                                         p.sample_time);
+  s.signed_gains = p.reverse;
   s.anti_windup = AntiWindup::ITermClamp;
   s.iterm_min.setConstant(p.out_min);
   s.iterm_max.setConstant(p.out_max);
