@@ -724,6 +724,47 @@ TEST_CASE("signed gains: negated gains mirror the law exactly under every anti-w
   REQUIRE(pid.set_gains(Vec::Constant(-1.0), Vec::Zero(), Vec::Zero()) == Status::InvalidParameter);
 }
 
+TEST_CASE("error deadband: the integral holds while |e| <= deadband; P and D see the full error",
+          "[pid][deadband]") {
+  auto s = gains(2.0, 10.0, 0.0, 0.01);
+  s.error_deadband << 0.1;
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  double integral = 0.0;
+  V1 u;
+  for (const double e : {0.05, -0.08, 0.3, 0.1, 0.12, -0.1, -0.25, 0.0}) {
+    if (std::fabs(e) > 0.1) integral += 10.0 * (e * 0.01);  // backward Euler, outside the band
+    REQUIRE(pid.update(V1(e), V1(0.0), V1(0.0), u) == Status::Ok);
+    REQUIRE(pid.integral_term()(0) == integral);
+    REQUIRE(u(0) == 2.0 * e + integral);
+  }
+  // Saturated with back-calculation: inside the band nothing moves the integral, not even the
+  // correction; a joint without a band (0) still takes it at e = 0.
+  claw::PidSettings<double, 2> t;
+  t.kp.setConstant(1.0);
+  t.ki.setConstant(5.0);
+  t.error_deadband << 0.2, 0.0;
+  t.anti_windup = claw::AntiWindup::BackCalculation;
+  t.tracking_time.setConstant(0.1);
+  t.limits = claw::EffortLimits<double, 2>::symmetric(0.5);
+  t.dt = 0.01;
+  claw::Pid<double, 2> two;
+  REQUIRE(two.configure(t) == Status::Ok);
+  using V2 = Eigen::Matrix<double, 2, 1>;
+  REQUIRE(two.set_integral_term(V2(3.0, 3.0)) == Status::Ok);
+  V2 out;
+  REQUIRE(two.update(V2(0.15, 0.0), V2::Zero(), V2::Zero(), out) == Status::Ok);
+  REQUIRE(out(0) == 0.5);
+  REQUIRE(two.integral_term()(0) == 3.0);
+  REQUIRE(two.integral_term()(1) == 3.0 + 0.01 * ((0.5 - 3.0) / 0.1));
+  // A negative or NaN band is refused.
+  for (const double bad : {-0.1, std::nan("")}) {
+    auto refused = s;
+    refused.error_deadband << bad;
+    REQUIRE(pid.configure(refused) == Status::InvalidParameter);
+  }
+}
+
 TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keeps it otherwise",
           "[pid][anti-windup]") {
   auto s = gains(1.0, 10.0, 0.0, 0.01);

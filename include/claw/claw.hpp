@@ -1,6 +1,7 @@
 // claw/claw.hpp: umbrella header that includes every public claw header (the detail:: helpers,
-// core/product.hpp, core/remainder.hpp and solvers/detail/, come in through the headers that use
-// them). Include the individual headers instead to keep compile times and firmware images small.
+// core/bits.hpp, core/product.hpp, core/remainder.hpp and solvers/detail/, come in through the
+// headers that use them). Include the individual headers instead to keep compile times and
+// firmware images small.
 #pragma once
 
 #include "claw/blocks/pd_adapter.hpp"

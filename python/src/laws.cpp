@@ -66,6 +66,7 @@ const Field<PidSettings> kPidFields[] = {
     CLAW_PYTHON_VALUE(PidSettings, derivative),
     CLAW_PYTHON_VALUE(PidSettings, derivative_from_zero_error),
     CLAW_PYTHON_VECTOR(PidSettings, derivative_filter),
+    CLAW_PYTHON_VECTOR(PidSettings, error_deadband),
     CLAW_PYTHON_VALUE(PidSettings, integral_rule),
     CLAW_PYTHON_VALUE(PidSettings, anti_windup),
     CLAW_PYTHON_VECTOR(PidSettings, integral_max),

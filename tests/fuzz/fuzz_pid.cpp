@@ -44,6 +44,7 @@ void run(FuzzInput& in) {
       s.kd(j) = setting<Scalar>(in, raw);
       s.constant_effort(j) = raw ? in.value<Scalar>() : in.finite<Scalar>();
       s.derivative_filter(j) = in.boolean() ? setting<Scalar>(in, raw) : Scalar(0);
+      s.error_deadband(j) = in.byte() % 4 == 0 ? setting<Scalar>(in, raw) : Scalar(0);
       s.integral_max(j) = setting<Scalar>(in, raw);
       s.iterm_min(j) = raw ? in.value<Scalar>() : -setting<Scalar>(in, false);
       s.iterm_max(j) = raw ? in.value<Scalar>() : setting<Scalar>(in, false);

@@ -3,11 +3,9 @@
 #pragma once
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 #include "claw/core/assert.hpp"
+#include "claw/core/bits.hpp"
 #include "claw/core/remainder.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
@@ -29,9 +27,9 @@ namespace claw {
 /// I is kept in effort units, so set_gains() is bumpless. Hot calls are noexcept and allocate
 /// nothing; NaN/Inf inputs return NonFiniteInput and vectors whose size is not size() (or a PID
 /// of size 0) SizeMismatch, in every build, with state and outputs untouched.
-/// The common configuration (derivative on the velocity error, no slew, wrap, filter or input
-/// ranges, anti-windup None / IntegralClamp / ITermClamp, no DcMotor limits) runs a fast path that
-/// keeps no error, measurement or slew history: when configure() later turns on an option that
+/// The common configuration (derivative on the velocity error, no slew, wrap, filter, deadband or
+/// input ranges, anti-windup None / IntegralClamp / ITermClamp, no DcMotor limits) runs a fast path
+/// that keeps no error, measurement or slew history: when configure() later turns on an option that
 /// needs one, the next step is a first step, as after reset() (next_step_is_first()).
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class Pid {
@@ -236,7 +234,7 @@ class Pid {
                                                                std::fabs(settings_.kd.coeff(j)));
     }
     has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
-    has_slew_ = has_wrap_ = has_filter_ = false;
+    has_slew_ = has_wrap_ = has_filter_ = has_deadband_ = false;
     for (Eigen::Index j = 0; j < size(); ++j) {
       has_target_range_ |=
           !std::isinf(settings_.target_min.coeff(j)) || !std::isinf(settings_.target_max.coeff(j));
@@ -248,10 +246,12 @@ class Pid {
       has_wrap_ |= settings_.wrap_period.coeff(j) > Scalar(0);
       const Scalar n_filter = settings_.derivative_filter.coeff(j);
       has_filter_ |= n_filter > Scalar(0) && !std::isinf(n_filter);
+      has_deadband_ |= settings_.error_deadband.coeff(j) > Scalar(0);
     }
     const AntiWindup aw = settings_.anti_windup;
     simple_ = !has_target_range_ && !has_velocity_range_ && !has_feedforward_range_ && !has_slew_ &&
-              !has_wrap_ && !has_filter_ && !settings_.proportional_on_measurement &&
+              !has_wrap_ && !has_filter_ && !has_deadband_ &&
+              !settings_.proportional_on_measurement &&
               settings_.derivative == DerivativeSource::VelocityError &&
               (aw == AntiWindup::None || aw == AntiWindup::IntegralClamp ||
                aw == AntiWindup::ITermClamp) &&
@@ -277,27 +277,9 @@ class Pid {
     // The simple path skips the arrays these make redundant (fewer streams from memory).
     zero_constant_effort_ = symmetric_integral_ = true;
     for (Eigen::Index j = 0; j < size(); ++j) {
-      zero_constant_effort_ &= same_bits(settings_.constant_effort.coeff(j), Scalar(0));
-      symmetric_integral_ &= same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
-    }
-  }
-
-  /// True when a and b have the same bits (tells -0 from +0; a NaN matches only the same NaN).
-  static bool same_bits(Scalar a, Scalar b) noexcept {
-    if constexpr (sizeof(Scalar) == sizeof(std::uint32_t) ||
-                  sizeof(Scalar) == sizeof(std::uint64_t)) {
-      // One integer comparison (no memcmp call in firmware).
-      using Bits =
-          std::conditional_t<sizeof(Scalar) == sizeof(std::uint32_t), std::uint32_t, std::uint64_t>;
-      Bits bits_a, bits_b;
-      std::memcpy(&bits_a, &a, sizeof(Scalar));
-      std::memcpy(&bits_b, &b, sizeof(Scalar));
-      return bits_a == bits_b;
-    } else {
-      unsigned char bytes_a[sizeof(Scalar)], bytes_b[sizeof(Scalar)];
-      std::memcpy(bytes_a, &a, sizeof(Scalar));
-      std::memcpy(bytes_b, &b, sizeof(Scalar));
-      return std::memcmp(bytes_a, bytes_b, sizeof(Scalar)) == 0;
+      zero_constant_effort_ &= detail::same_bits(settings_.constant_effort.coeff(j), Scalar(0));
+      symmetric_integral_ &=
+          detail::same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
     }
   }
 
@@ -392,6 +374,10 @@ class Pid {
         else if (z_scaled <= -limit)
           e_integrated = (e > Scalar(0)) ? e : Scalar(0);
       }
+      // Inside the deadband the integral holds: no ki e h here, no correction below.
+      const Scalar deadband = s.error_deadband.coeff(j);
+      const bool hold = has_deadband_ && deadband > Scalar(0) && std::fabs(e) <= deadband;
+      if (hold) e_integrated = Scalar(0);
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       Scalar advanced = integral + ki * (e_integrated * h) + pom;
       if (s.anti_windup == AntiWindup::IntegralClamp || s.anti_windup == AntiWindup::ITermClamp)
@@ -408,7 +394,7 @@ class Pid {
       Scalar next = advanced;
       // Conditional: frozen while saturated with this step's ki h e pushing u further out.
       const Scalar push = ki < Scalar(0) ? -e : e;
-      if (s.anti_windup == AntiWindup::Conditional && u_sat != u &&
+      if (s.anti_windup == AntiWindup::Conditional && !hold && u_sat != u &&
           push * (u - u_sat) > Scalar(0)) {
         next = integral + pom;  // drop this step's ki h e
         if (backward) {
@@ -416,7 +402,7 @@ class Pid {
           u = base + used;
           u_sat = clip(u, lower, upper);
         }
-      } else if (s.anti_windup == AntiWindup::BackCalculation) {
+      } else if (s.anti_windup == AntiWindup::BackCalculation && !hold) {
         // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
         // diverges from h/Tt = 2 on: there Tt = h (the integral lands on the edge at once).
         Scalar tt = tracking_time_.coeff(j);
@@ -502,7 +488,7 @@ class Pid {
   bool zero_constant_effort_ = false;  // every c is +0: the simple path adds a constant +0
   bool symmetric_integral_ = false;    // integral_lower_ is -integral_upper_, bit for bit
   bool has_target_range_ = false, has_velocity_range_ = false, has_feedforward_range_ = false;
-  bool has_slew_ = false, has_wrap_ = false, has_filter_ = false;
+  bool has_slew_ = false, has_wrap_ = false, has_filter_ = false, has_deadband_ = false;
 };
 
 using Pid7d = Pid<double, 7>;

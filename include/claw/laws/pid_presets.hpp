@@ -165,7 +165,8 @@ struct ControlToolboxPid {
   Scalar i_min = -infinity<Scalar>(), i_max = infinity<Scalar>();  ///< I-term clamp (strategy None)
   Scalar u_min = -infinity<Scalar>(), u_max = infinity<Scalar>();  ///< output saturation
   ControlToolboxStrategy strategy = ControlToolboxStrategy::BackCalculation;
-  Scalar tracking_time = 0;  ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
+  Scalar tracking_time = 0;   ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
+  Scalar error_deadband = 0;  ///< |e| <= it: the integral holds (PidSettings::error_deadband)
   Scalar dt = Scalar(0.001);
 };
 
@@ -180,6 +181,7 @@ PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolbo
   auto s = detail::base<Scalar, N, MaxN>(n, p.p, p.i, p.d, DerivativeSource::ErrorDifference,
                                          IntegralRule::BackwardEuler, p.dt);
   s.derivative_from_zero_error = true;
+  s.error_deadband.setConstant(p.error_deadband);
   switch (p.strategy) {
     case ControlToolboxStrategy::None:
       s.anti_windup = AntiWindup::ITermClamp;

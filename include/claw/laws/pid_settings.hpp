@@ -65,6 +65,10 @@ struct PidSettings {
   VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
   VectorType iterm_min = constant(-infinity<Scalar>());    ///< ITermClamp lower bound [effort]
   VectorType iterm_max = constant(infinity<Scalar>());     ///< ITermClamp upper bound [effort]
+  /// Error deadband [pos] (control_toolbox's error_deadband): a step with |e| <= error_deadband
+  /// leaves the integral where it is (no ki e h, no anti-windup correction); the P and D terms
+  /// use e as always. 0: off (e = 0 still takes the integral step, e.g. back-calculation's).
+  VectorType error_deadband = constant(Scalar(0));
   /// BackCalculation tracking time Tt [s]; 0 picks default_tracking_time(kp, ki, kd). A Tt with
   /// h >= 2 Tt (given or default) is replaced by h: the discrete update would diverge.
   VectorType tracking_time = constant(Scalar(0));
@@ -93,8 +97,8 @@ struct PidSettings {
 
   /// Sets every vector to n joints of the defaults above (allocates for dynamic sizes).
   void resize(Eigen::Index n) {
-    for (VectorType* v :
-         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &tracking_time, &wrap_period})
+    for (VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &error_deadband,
+                          &tracking_time, &wrap_period})
       v->setZero(n);
     for (VectorType* v : {&integral_max, &iterm_max, &slew_rate, &target_max, &target_velocity_max,
                           &feedforward_max})
@@ -110,10 +114,10 @@ struct PidSettings {
   /// (valid_time_step_setting: finite, >= 1e-9 s);
   /// limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
-    for (const VectorType* v :
-         {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max, &iterm_min,
-          &iterm_max, &tracking_time, &slew_rate, &wrap_period, &target_min, &target_max,
-          &target_velocity_min, &target_velocity_max, &feedforward_min, &feedforward_max})
+    for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
+                                &iterm_min, &iterm_max, &error_deadband, &tracking_time, &slew_rate,
+                                &wrap_period, &target_min, &target_max, &target_velocity_min,
+                                &target_velocity_max, &feedforward_min, &feedforward_max})
       if (v->size() != n) return Status::SizeMismatch;
     if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j) {
@@ -122,7 +126,8 @@ struct PidSettings {
       if (!signed_gains &&
           (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0)))
         return Status::InvalidParameter;
-      for (const VectorType* v : {&derivative_filter, &integral_max, &tracking_time})
+      for (const VectorType* v :
+           {&derivative_filter, &integral_max, &error_deadband, &tracking_time})
         if (!(v->coeff(j) >= Scalar(0))) return Status::InvalidParameter;
       if (!(slew_rate.coeff(j) > Scalar(0))) return Status::InvalidParameter;
       if (!std::isfinite(wrap_period.coeff(j)) || wrap_period.coeff(j) < Scalar(0))
