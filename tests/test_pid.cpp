@@ -12,6 +12,7 @@
 #include <Eigen/LU>
 
 #include "claw/core/remainder.hpp"
+#include "claw/laws/activation.hpp"
 #include "claw/laws/pd.hpp"
 #include "claw/laws/pid_presets.hpp"
 #include "support/alloc_counter.hpp"
@@ -763,6 +764,70 @@ TEST_CASE("error deadband: the integral holds while |e| <= deadband; P and D see
     refused.error_deadband << bad;
     REQUIRE(pid.configure(refused) == Status::InvalidParameter);
   }
+}
+
+TEST_CASE("activation dynamics: integrator, filter and exact filter follow their closed forms",
+          "[pid][activation][closed-form]") {
+  using V2 = Eigen::Matrix<double, 2, 1>;
+  const double h = 0.002, tau = 0.05;
+  const V2 u(0.6, -0.3);
+  for (const auto kind : {claw::ActivationKind::Integrator, claw::ActivationKind::Filter,
+                          claw::ActivationKind::FilterExact}) {
+    for (const bool early : {false, true}) {
+      claw::ActivationSettings<double, 2> s;
+      s.kind = kind;
+      s.time_constant.setConstant(tau);
+      s.early = early;
+      s.dt = h;
+      claw::ActivationDynamics<double, 2> dynamics;
+      REQUIRE(dynamics.configure(s) == Status::Ok);
+      V2 r, rate;
+      for (int k = 0; k < 200; ++k) {
+        // a_k, the activation before step k, from its closed form (a_0 = 0, u constant).
+        const auto closed = [&](int steps, double uj) {
+          if (kind == claw::ActivationKind::Integrator) return steps * h * uj;
+          if (kind == claw::ActivationKind::Filter)
+            return uj * (1.0 - std::pow(1.0 - h / tau, steps));
+          return uj * (1.0 - std::exp(-steps * h / tau));
+        };
+        REQUIRE(dynamics.update(u, r, rate) == Status::Ok);
+        for (int j = 0; j < 2; ++j) {
+          const double before = closed(k, u(j)), after = closed(k + 1, u(j));
+          REQUIRE(std::fabs(r(j) - (early ? after : before)) <= 1e-12);
+          const double expected_rate =
+              kind == claw::ActivationKind::Integrator ? u(j) : (u(j) - before) / tau;
+          REQUIRE(std::fabs(rate(j) - expected_rate) <= 1e-10);
+          REQUIRE(std::fabs(dynamics.activation()(j) - after) <= 1e-12);
+        }
+      }
+    }
+  }
+  // None: the setpoint is u, its rate 0, no state.
+  claw::ActivationDynamics<double, 2> none;
+  V2 r, rate;
+  REQUIRE(none.update(u, r, rate) == Status::Ok);
+  REQUIRE(r == u);
+  REQUIRE(rate == V2::Zero());
+  // Bad input and settings: refused, nothing touched; no allocation in update.
+  claw::ActivationSettings<double, 2> s;
+  s.kind = claw::ActivationKind::Filter;
+  s.time_constant << 0.05, 0.0;
+  REQUIRE(none.configure(s) == Status::InvalidParameter);
+  s.time_constant << 0.05, std::numeric_limits<double>::infinity();
+  REQUIRE(none.configure(s) == Status::InvalidParameter);
+  s.time_constant.setConstant(0.05);
+  REQUIRE(none.configure(s) == Status::Ok);
+  REQUIRE(none.update(u, r, rate) == Status::Ok);
+  const V2 held = none.activation(), r_held = r;
+  REQUIRE(none.update(V2(std::nan(""), 0.0), r, rate) == Status::NonFiniteInput);
+  REQUIRE(none.activation() == held);
+  REQUIRE(r == r_held);
+  claw::ActivationDynamics<double> dynamic(3);
+  Eigen::VectorXd u3 = Eigen::VectorXd::Ones(3), r3(3), rate3(3), wrong(2);
+  REQUIRE(dynamic.update(u3, wrong, rate3) == Status::SizeMismatch);
+  Status status = Status::InvalidProblem;
+  REQUIRE(claw_test::allocations_during([&] { status = dynamic.update(u3, r3, rate3); }) == 0);
+  REQUIRE(status == Status::Ok);
 }
 
 TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keeps it otherwise",

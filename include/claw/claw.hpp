@@ -13,6 +13,7 @@
 #include "claw/core/types.hpp"
 #include "claw/filters/fliqc.hpp"
 #include "claw/integrators/zoh.hpp"
+#include "claw/laws/activation.hpp"
 #include "claw/laws/anti_windup.hpp"
 #include "claw/laws/effort_clamp.hpp"
 #include "claw/laws/pd.hpp"

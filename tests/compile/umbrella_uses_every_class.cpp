@@ -28,6 +28,9 @@ int main() {
   static_cast<void>(stable_pd);
   claw::SlewLimiter<double, 2> slew;
   count(slew.update(one, zero, 1e-3, out));
+  claw::ActivationDynamics<double, 2> activation;
+  V rate = V::Zero();
+  count(activation.update(one, out, rate));
   claw::VelocityServo<double, 2> servo;
   static_cast<void>(servo);
   count(pid.configure(

@@ -1,0 +1,129 @@
+// claw/laws/activation.hpp: activation dynamics in front of a law (MuJoCo's dyntype integrator,
+// filter, filterexact): the setpoint a law tracks and its rate, from the control u, per joint.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "claw/core/status.hpp"
+#include "claw/core/time_step.hpp"
+#include "claw/core/types.hpp"
+
+namespace claw {
+
+/// How the activation a follows the control u (MuJoCo's actuator dyntype).
+enum class ActivationKind : std::uint8_t {
+  None,         ///< no state: the setpoint is u, its rate 0
+  Integrator,   ///< a' = u (an integrated-velocity command)
+  Filter,       ///< a' = (u - a) / tau, Euler: a+ = a + h a'
+  FilterExact,  ///< a' = (u - a) / tau, exact over the step: a+ = a + a' tau (1 - exp(-h / tau))
+};
+
+/// Settings of ActivationDynamics; every vector has one entry per joint.
+template <typename Scalar, int N, int MaxN = N>
+struct ActivationSettings {
+  using VectorType = Vector<Scalar, N, MaxN>;
+  ActivationKind kind = ActivationKind::None;
+  /// Filter time constant tau [s] (Filter, FilterExact: > 0 and finite; not read otherwise).
+  VectorType time_constant = VectorType::Constant(N == Dynamic ? 0 : N, Scalar(1));
+  /// MuJoCo's actearly: the setpoint is the activation after this step's advance, not before.
+  bool early = false;
+  Scalar dt = Scalar(0.001);  ///< step h [s], >= CLAW_MIN_TIME_STEP
+
+  /// SizeMismatch (time_constant not n entries) or InvalidParameter (dt, or tau of a filter).
+  Status validate(Eigen::Index n) const noexcept {
+    if (time_constant.size() != n) return Status::SizeMismatch;
+    if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
+    if (kind == ActivationKind::Filter || kind == ActivationKind::FilterExact)
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (!(time_constant.coeff(j) > Scalar(0)) || std::isinf(time_constant.coeff(j)))
+          return Status::InvalidParameter;
+    return Status::Ok;
+  }
+};
+
+/// Activation dynamics for N joints: each update reads the control u and writes the setpoint r
+/// (a, or a+ when early) and its rate r' = a' for the law behind it (e.g. a Pid's target and
+/// target velocity, as MuJoCo's PID plugin reads its last act slot and that slot's act_dot), then
+/// advances a. a = 0 after construction and reset(). Hot calls are noexcept and allocate nothing;
+/// NaN/Inf in u: NonFiniteInput, nothing touched; a vector of another size: SizeMismatch.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
+class ActivationDynamics {
+ public:
+  using Scalar = Scalar_;
+  using VectorType = Vector<Scalar, N_, MaxN_>;
+  using Settings = ActivationSettings<Scalar, N_, MaxN_>;
+
+  ActivationDynamics() : ActivationDynamics(N_ == Dynamic ? 0 : N_) {}
+  explicit ActivationDynamics(Eigen::Index n) : activation_(VectorType::Zero(n)) {
+    settings_.time_constant.setConstant(n, Scalar(1));
+  }
+
+  Eigen::Index size() const noexcept { return activation_.size(); }
+
+  /// Validates and installs settings (old ones kept on failure); the activation is kept.
+  Status configure(const Settings& settings) noexcept {
+    if (size() == 0) return Status::SizeMismatch;
+    const Status status = settings.validate(size());
+    if (status == Status::Ok) settings_ = settings;
+    return status;
+  }
+  const Settings& settings() const noexcept { return settings_; }
+
+  /// a = 0.
+  void reset() noexcept { activation_.setZero(); }
+  /// The activation a per joint.
+  const VectorType& activation() const noexcept { return activation_; }
+
+  /// One step of h = settings().dt: r and r' from u, then a advances. NumericalOverflow (finite
+  /// u whose activation overflowed): that joint's outputs and activation held.
+  template <typename DU, typename DR, typename DRd>
+  Status update(const Eigen::MatrixBase<DU>& u, const Eigen::MatrixBase<DR>& setpoint,
+                const Eigen::MatrixBase<DRd>& setpoint_rate) noexcept {
+    if (size() == 0 || !all_have_size(size(), u, setpoint, setpoint_rate))
+      return Status::SizeMismatch;
+    if (!all_finite(u)) return Status::NonFiniteInput;
+    auto& r = const_cast<Eigen::MatrixBase<DR>&>(setpoint);
+    auto& r_dot = const_cast<Eigen::MatrixBase<DRd>&>(setpoint_rate);
+    const Scalar h = settings_.dt;
+    Status status = Status::Ok;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      const Scalar uj = u.coeff(j), a = activation_.coeff(j);
+      Scalar rate = Scalar(0), next = uj;
+      switch (settings_.kind) {
+        case ActivationKind::None:
+          r.coeffRef(j) = uj;
+          r_dot.coeffRef(j) = Scalar(0);
+          continue;
+        case ActivationKind::Integrator:
+          rate = uj;
+          next = a + h * rate;
+          break;
+        case ActivationKind::Filter:
+          rate = (uj - a) / settings_.time_constant.coeff(j);
+          next = a + h * rate;
+          break;
+        case ActivationKind::FilterExact: {
+          const Scalar tau = settings_.time_constant.coeff(j);
+          rate = (uj - a) / tau;
+          next = a + rate * tau * (Scalar(1) - std::exp(-h / tau));
+          break;
+        }
+      }
+      if (!std::isfinite(next) || !std::isfinite(rate)) {
+        status = Status::NumericalOverflow;
+        continue;
+      }
+      r.coeffRef(j) = settings_.early ? next : a;
+      r_dot.coeffRef(j) = rate;
+      activation_.coeffRef(j) = next;
+    }
+    return status;
+  }
+
+ private:
+  Settings settings_;
+  VectorType activation_;
+};
+
+}  // namespace claw
