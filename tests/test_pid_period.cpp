@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <random>
-#include <vector>
 
 #include "claw/laws/pid.hpp"
 #include "support/bits.hpp"
@@ -30,11 +29,11 @@ claw::PidSettings<double, 1> gains(double kp, double ki, double kd) {
 }
 
 // Periods 1 ms .. 3 ms, as a jittery control loop measures them.
-std::vector<double> jittery_periods(int count) {
+Eigen::VectorXd jittery_periods(Eigen::Index count) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> period(1e-3, 3e-3);
-  std::vector<double> h(static_cast<std::size_t>(count));
-  for (double& value : h) value = period(rng);
+  Eigen::VectorXd h(count);
+  for (Eigen::Index k = 0; k < count; ++k) h(k) = period(rng);
   return h;
 }
 
@@ -101,7 +100,7 @@ TEMPLATE_TEST_CASE("update with h = dt gives the fixed-period update's numbers b
 }
 
 TEST_CASE("a varying h: each term follows its closed form", "[pid][period][closed-form]") {
-  const std::vector<double> h = jittery_periods(200);
+  const Eigen::VectorXd h = jittery_periods(200);
   const int steps = static_cast<int>(h.size());
   const V1 zero(0.0);
   V1 out;
@@ -115,8 +114,8 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
       double sum = 0.0;
       for (int k = 0; k < steps; ++k) {
         const double before = sum;
-        sum += error_at(k) * h[k];
-        REQUIRE(pid.update(V1(error_at(k)), zero, zero, h[k], out) == Status::Ok);
+        sum += error_at(k) * h(k);
+        REQUIRE(pid.update(V1(error_at(k)), zero, zero, h(k), out) == Status::Ok);
         const double expected = 30.0 * (rule == claw::IntegralRule::ForwardEuler ? before : sum);
         REQUIRE(std::fabs(out(0) - expected) <= 1e-12 * (1.0 + std::fabs(expected)));
       }
@@ -129,8 +128,8 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
     Pid1 pid;
     REQUIRE(pid.configure(s) == Status::Ok);
     for (int k = 0; k < steps; ++k) {
-      REQUIRE(pid.update(V1(error_at(k)), zero, zero, h[k], out) == Status::Ok);
-      const double expected = k == 0 ? 0.0 : 0.25 * (error_at(k) - error_at(k - 1)) / h[k];
+      REQUIRE(pid.update(V1(error_at(k)), zero, zero, h(k), out) == Status::Ok);
+      const double expected = k == 0 ? 0.0 : 0.25 * (error_at(k) - error_at(k - 1)) / h(k);
       REQUIRE(std::fabs(out(0) - expected) <= 1e-12 * (1.0 + std::fabs(expected)));
     }
   }
@@ -141,8 +140,8 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
     Pid1 pid;
     REQUIRE(pid.configure(s) == Status::Ok);
     for (int k = 0; k < steps; ++k) {
-      REQUIRE(pid.update(zero, V1(error_at(k)), zero, h[k], out) == Status::Ok);
-      const double expected = k == 0 ? 0.0 : -0.5 * (error_at(k) - error_at(k - 1)) / h[k];
+      REQUIRE(pid.update(zero, V1(error_at(k)), zero, h(k), out) == Status::Ok);
+      const double expected = k == 0 ? 0.0 : -0.5 * (error_at(k) - error_at(k - 1)) / h(k);
       REQUIRE(std::fabs(out(0) - expected) <= 1e-12 * (1.0 + std::fabs(expected)));
     }
   }
@@ -156,8 +155,8 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
     double filtered = 0.0;
     for (int k = 0; k < steps; ++k) {
       const double velocity = error_at(k);  // d = v* - v = -v
-      filtered = (filtered + h[k] * bandwidth * -velocity) / (1.0 + h[k] * bandwidth);
-      REQUIRE(pid.update(zero, zero, V1(velocity), h[k], out) == Status::Ok);
+      filtered = (filtered + h(k) * bandwidth * -velocity) / (1.0 + h(k) * bandwidth);
+      REQUIRE(pid.update(zero, zero, V1(velocity), h(k), out) == Status::Ok);
       REQUIRE(std::fabs(out(0) - filtered) <= 1e-12 * (1.0 + std::fabs(filtered)));
     }
   }
@@ -170,8 +169,8 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
     REQUIRE(pid.configure(s) == Status::Ok);
     double elapsed = 0.0;
     for (int k = 0; k < steps; ++k) {
-      elapsed += h[k];
-      REQUIRE(pid.update(V1(target), zero, zero, h[k], out) == Status::Ok);
+      elapsed += h(k);
+      REQUIRE(pid.update(V1(target), zero, zero, h(k), out) == Status::Ok);
       const double expected = std::fmin(target, rate * elapsed);  // from q = 0
       REQUIRE(std::fabs(out(0) - expected) <= 1e-12);
       REQUIRE(pid.slew_state()(0) == out(0));
@@ -192,12 +191,12 @@ TEST_CASE("a varying h: each term follows its closed form", "[pid][period][close
     double integral = 0.0;
     for (int k = 0; k < steps; ++k) {
       const double e = 2.0 + error_at(k);
-      const double advanced = integral + 50.0 * (e * h[k]);
+      const double advanced = integral + 50.0 * (e * h(k));
       const double u = 10.0 * e + advanced;  // backward Euler: u uses I+
       const double u_sat = std::fmin(1.0, std::fmax(-1.0, u));
-      const double tt = h[k] < tracking + tracking ? tracking : h[k];
-      integral = advanced + h[k] * ((u_sat - u) / tt);
-      REQUIRE(pid.update(V1(e), zero, zero, h[k], out) == Status::Ok);
+      const double tt = h(k) < tracking + tracking ? tracking : h(k);
+      integral = advanced + h(k) * ((u_sat - u) / tt);
+      REQUIRE(pid.update(V1(e), zero, zero, h(k), out) == Status::Ok);
       REQUIRE(out(0) == u_sat);
       REQUIRE(std::fabs(pid.integral_term()(0) - integral) <= 1e-12 * (1.0 + std::fabs(integral)));
     }
