@@ -86,8 +86,7 @@ class Pid {
     if (!sized(kp, ki, kd)) return Status::SizeMismatch;
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
-        if (!std::isfinite(g) || (g < Scalar(0) && !settings_.signed_gains))
-          return Status::InvalidParameter;
+        if (!settings_.accepts_gain(g)) return Status::InvalidParameter;
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;
@@ -376,7 +375,7 @@ class Pid {
       }
       // Inside the deadband the integral holds: no ki e h here, no correction below.
       const Scalar deadband = s.error_deadband.coeff(j);
-      const bool hold = has_deadband_ && deadband > Scalar(0) && std::fabs(e) <= deadband;
+      const bool hold = deadband > Scalar(0) && std::fabs(e) <= deadband;
       if (hold) e_integrated = Scalar(0);
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       Scalar advanced = integral + ki * (e_integrated * h) + pom;

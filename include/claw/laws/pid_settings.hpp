@@ -108,11 +108,16 @@ struct PidSettings {
     limits.resize(n);
   }
 
-  /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is negative or not
-  /// finite; c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min > max or
-  /// NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid setting
-  /// (valid_time_step_setting: finite, >= 1e-9 s);
-  /// limits invalid (validate_effort_limits).
+  /// A gain kp, ki or kd these settings accept: finite, and >= 0 unless signed_gains (validate()
+  /// and Pid::set_gains apply this one rule).
+  bool accepts_gain(Scalar gain) const noexcept {
+    return std::isfinite(gain) && (signed_gains || gain >= Scalar(0));
+  }
+
+  /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is not accepted
+  /// (accepts_gain); c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min >
+  /// max or NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid
+  /// setting (valid_time_step_setting: finite, >= 1e-9 s); limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
     for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
                                 &iterm_min, &iterm_max, &error_deadband, &tracking_time, &slew_rate,
@@ -121,10 +126,8 @@ struct PidSettings {
       if (v->size() != n) return Status::SizeMismatch;
     if (!valid_time_step_setting(dt)) return Status::InvalidParameter;
     for (Eigen::Index j = 0; j < n; ++j) {
-      for (const VectorType* v : {&kp, &ki, &kd, &constant_effort})
-        if (!std::isfinite(v->coeff(j))) return Status::InvalidParameter;
-      if (!signed_gains &&
-          (kp.coeff(j) < Scalar(0) || ki.coeff(j) < Scalar(0) || kd.coeff(j) < Scalar(0)))
+      if (!accepts_gain(kp.coeff(j)) || !accepts_gain(ki.coeff(j)) || !accepts_gain(kd.coeff(j)) ||
+          !std::isfinite(constant_effort.coeff(j)))
         return Status::InvalidParameter;
       for (const VectorType* v :
            {&derivative_filter, &integral_max, &error_deadband, &tracking_time})
