@@ -7,26 +7,23 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/integrators/zoh.hpp"
+#include "support/bits.hpp"
 
 using claw::Status;
 using claw::detail::JointStateBounds;
 
 namespace {
 
-template <typename S>
-constexpr S kInf = std::numeric_limits<S>::infinity();
+using claw::detail::same_bits;  // one scalar, bit for bit
 
 template <typename S>
-bool same_bits(S x, S y) {
-  return std::memcmp(&x, &y, sizeof(S)) == 0;
-}
+constexpr S kInf = std::numeric_limits<S>::infinity();
 
 /// One joint-step: the state before, the bounds, the step.
 template <typename S>
@@ -384,15 +381,6 @@ Status reference_update(StateT& state, const BoundsT& bounds, const VecT& kp, co
   return status;
 }
 
-template <typename S, typename A, typename B>
-bool same_bits_all(const Eigen::MatrixBase<A>& x, const Eigen::MatrixBase<B>& y) {
-  if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
-  for (Eigen::Index j = 0; j < x.cols(); ++j)
-    for (Eigen::Index i = 0; i < x.rows(); ++i)
-      if (!same_bits<S>(x(i, j), y(i, j))) return false;
-  return true;
-}
-
 /// A valid block setting (lower <= upper, amax > 0) and a state with some joints built to sit on
 /// the fast path's decision boundaries, for n joints.
 template <typename S, int N>
@@ -486,8 +474,8 @@ void compare_block(Draw<S>& draw, Eigen::Index n, int steps, Call&& call, PathCo
     const Status got = call(block, q, v, target, out_block);
     INFO("n " << n << " step " << k);
     REQUIRE(got == expected);
-    REQUIRE(same_bits_all<S>(block.command_state(), reference));
-    REQUIRE(same_bits_all<S>(out_block, out_reference));
+    REQUIRE(claw_test::same_bits(block.command_state(), reference));
+    REQUIRE(claw_test::same_bits(out_block, out_reference));
   }
 }
 
@@ -564,7 +552,7 @@ TEST_CASE("PdController::update (fast path) holds out on overflow and refuses Na
       Eigen::VectorXd a_bad = a;
       a_bad(bad_index) = bad;
       REQUIRE(block.update(q, v, a_bad, out) == Status::NonFiniteInput);
-      REQUIRE(same_bits_all<double>(block.command_state(), state_before));
-      REQUIRE(same_bits_all<double>(out, out_before));
+      REQUIRE(claw_test::same_bits(block.command_state(), state_before));
+      REQUIRE(claw_test::same_bits(out, out_before));
     }
 }
