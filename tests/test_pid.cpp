@@ -542,10 +542,23 @@ TEST_CASE("Drake, control_toolbox and Arduino presets follow their published law
       z += errors[k] * 0.05;
     }
   }
-  SECTION("control_toolbox back-calculation and conditional integration") {
-    for (auto strategy : {claw::presets::ControlToolboxStrategy::BackCalculation,
-                          claw::presets::ControlToolboxStrategy::ConditionalIntegration,
-                          claw::presets::ControlToolboxStrategy::None}) {
+  SECTION("control_toolbox, current and <= 5.5, every strategy") {
+    using Strategy = claw::presets::ControlToolboxStrategy;
+    struct Variant {
+      bool legacy_preset;
+      Strategy strategy;
+      bool legacy_antiwindup;
+    };
+    const Variant variants[] = {{false, Strategy::None, false},
+                                {false, Strategy::BackCalculation, false},
+                                {false, Strategy::ConditionalIntegration, false},
+                                {false, Strategy::Legacy, true},
+                                {false, Strategy::Legacy, false},
+                                {true, Strategy::BackCalculation, false},
+                                {true, Strategy::ConditionalIntegration, false},
+                                {true, Strategy::Legacy, true},
+                                {true, Strategy::Legacy, false}};
+    for (const Variant& variant : variants) {
       claw::presets::ControlToolboxPid<double> p;
       p.p = 3.0;
       p.i = 5.0;
@@ -554,10 +567,16 @@ TEST_CASE("Drake, control_toolbox and Arduino presets follow their published law
       p.u_max = 2.5;
       p.i_min = -0.4;
       p.i_max = 0.4;
-      p.strategy = strategy;
+      p.strategy = variant.strategy;
+      p.legacy_antiwindup = variant.legacy_antiwindup;
       p.dt = 0.1;
       Pid1 pid;
-      REQUIRE(pid.configure(claw::presets::control_toolbox<double, 1>(1, p)) == Status::Ok);
+      REQUIRE(pid.configure(variant.legacy_preset
+                                ? claw::presets::control_toolbox_legacy<double, 1>(p)
+                                : claw::presets::control_toolbox<double, 1>(p)) == Status::Ok);
+      // The I-term bounds: every strategy of the current version, only Legacy before.
+      const bool bounded = !variant.legacy_preset || variant.strategy == Strategy::Legacy;
+      const double lo = bounded ? p.i_min : -kInf, hi = bounded ? p.i_max : kInf;
       double i_term = 0.0, e_last = 0.0;
       const double tt = std::sqrt(p.d / p.i);
       for (int k = 0; k < 8; ++k) {
@@ -567,18 +586,23 @@ TEST_CASE("Drake, control_toolbox and Arduino presets follow their published law
         const double d_term = p.d * (e - e_last) / p.dt;
         e_last = e;
         double cmd;
-        if (strategy == claw::presets::ControlToolboxStrategy::None) {
-          i_term = std::min(std::max(i_term + p.i * p.dt * e, p.i_min), p.i_max);
-          cmd = std::min(std::max(p.p * e + i_term + d_term, p.u_min), p.u_max);
+        if (variant.strategy == Strategy::Legacy) {
+          // I advanced first; antiwindup true stores the clipped value, false clips its use.
+          i_term += p.i * p.dt * e;
+          if (variant.legacy_antiwindup) i_term = std::min(std::max(i_term, lo), hi);
+          const double used = std::min(std::max(i_term, lo), hi);
+          cmd = std::min(std::max(p.p * e + used + d_term, p.u_min), p.u_max);
         } else {
           const double unsat = p.p * e + i_term + d_term;
           cmd = std::min(std::max(unsat, p.u_min), p.u_max);
-          if (strategy == claw::presets::ControlToolboxStrategy::BackCalculation)
+          if (variant.strategy == Strategy::BackCalculation)
             i_term += p.dt * (p.i * e + (cmd - unsat) / tt);
-          else if (!(cmd != unsat && e * unsat > 0))
+          else if (variant.strategy == Strategy::None || !(cmd != unsat && e * unsat > 0))
             i_term += p.dt * p.i * e;
+          i_term = std::min(std::max(i_term, lo), hi);
         }
-        INFO("strategy " << int(strategy) << " step " << k);
+        INFO("legacy preset " << variant.legacy_preset << " strategy " << int(variant.strategy)
+                              << " antiwindup " << variant.legacy_antiwindup << " step " << k);
         REQUIRE(std::fabs(u(0) - cmd) <= 1e-12);
         REQUIRE(std::fabs(pid.integral_term()(0) - i_term) <= 1e-12);
       }
@@ -830,6 +854,65 @@ TEST_CASE("activation dynamics: integrator, filter and exact filter follow their
   REQUIRE(status == Status::Ok);
 }
 
+TEST_CASE(
+    "control_toolbox: I-term bounds after the back-calculation correction; invalid ones refused",
+    "[pid][presets]") {
+  claw::presets::ControlToolboxPid<double> p;
+  p.p = 0.0;
+  p.i = 1.0;
+  p.u_min = -5.0;
+  p.u_max = 5.0;
+  p.i_min = -10.0;
+  p.i_max = 10.0;
+  p.tracking_time = 1.0;
+  p.dt = 1.0;
+  Pid1 pid;
+  REQUIRE(pid.configure(claw::presets::control_toolbox<double, 1>(p)) == Status::Ok);
+  REQUIRE(pid.set_integral_term(V1(9.5)) == Status::Ok);
+  V1 u;
+  // u = I = 9.5 -> 5; I+ = clip(9.5 + 1 (1 * 2 + (5 - 9.5) / 1), -10, 10) = 7 (clipping the
+  // advance first would give 10 - 4.5 = 5.5).
+  REQUIRE(pid.update(V1(2.0), V1(0.0), V1(0.0), u) == Status::Ok);
+  REQUIRE(u(0) == 5.0);
+  REQUIRE(pid.integral_term()(0) == 7.0);
+  // i_min > i_max is refused under every strategy and by both presets, as control_toolbox does.
+  p.i_min = 1.0;
+  p.i_max = -1.0;
+  for (auto strategy : {claw::presets::ControlToolboxStrategy::None,
+                        claw::presets::ControlToolboxStrategy::BackCalculation,
+                        claw::presets::ControlToolboxStrategy::ConditionalIntegration,
+                        claw::presets::ControlToolboxStrategy::Legacy}) {
+    p.strategy = strategy;
+    REQUIRE(pid.configure(claw::presets::control_toolbox<double, 1>(p)) ==
+            Status::InvalidParameter);
+    REQUIRE(pid.configure(claw::presets::control_toolbox_legacy<double, 1>(p)) ==
+            Status::InvalidParameter);
+  }
+}
+
+TEST_CASE("ITermClampInOutput: the state runs free, the output uses it clipped (both rules)",
+          "[pid][anti-windup]") {
+  for (auto rule : {claw::IntegralRule::ForwardEuler, claw::IntegralRule::BackwardEuler}) {
+    auto s = gains(0.0, 1.0, 0.0, 1.0);
+    s.anti_windup = claw::AntiWindup::ITermClampInOutput;
+    s.integral_rule = rule;
+    s.iterm_min << -1.0;
+    s.iterm_max << 1.0;
+    Pid1 pid;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    double state = 0.0;
+    for (double e : {2.0, 2.0, 2.0, -5.0, -1.0, 0.5}) {
+      V1 u;
+      REQUIRE(pid.update(V1(e), V1(0.0), V1(0.0), u) == Status::Ok);
+      const double before = state;
+      state += e;  // ki e h with ki = h = 1, unbounded
+      const double used = rule == claw::IntegralRule::BackwardEuler ? state : before;
+      REQUIRE(u(0) == std::min(std::max(used, -1.0), 1.0));
+      REQUIRE(pid.integral_term()(0) == state);
+    }
+  }
+}
+
 TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keeps it otherwise",
           "[pid][anti-windup]") {
   auto s = gains(1.0, 10.0, 0.0, 0.01);
@@ -850,9 +933,22 @@ TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keep
   REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
   REQUIRE(pid.configure(s) == Status::Ok);
   REQUIRE(pid.integral_term()(0) == -2.0);
-  s.anti_windup = claw::AntiWindup::None;
-  REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
+  s.anti_windup = claw::AntiWindup::ITermClampInOutput;  // bounds only the I the output uses
   REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -7.0);
+  s.anti_windup = claw::AntiWindup::None;  // the I-term bounds [-5, 8] bound every other device's I
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -5.0);
+  REQUIRE(pid.set_integral_term(V1(9.0)) == Status::Ok);  // clipped into the bounds too
+  REQUIRE(pid.integral_term()(0) == 8.0);
+  REQUIRE(pid.set_integral_term(0, -9.0) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -5.0);
+  REQUIRE(pid.reset(V1(0.0), V1(-9.0)) == Status::Ok);  // I = output - c = -9 -> -5
+  REQUIRE(pid.integral_term()(0) == -5.0);
+  s.iterm_min << -kInf;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.set_integral_term(V1(-7.0)) == Status::Ok);
   REQUIRE(pid.integral_term()(0) == -7.0);
   auto bad = s;
   bad.kp << -1.0;  // refused: state untouched too

@@ -140,7 +140,9 @@ const Field<Toolbox> kToolboxFields[] = {CLAW_PYTHON_VALUE(Toolbox, p),
                                          CLAW_PYTHON_VALUE(Toolbox, u_min),
                                          CLAW_PYTHON_VALUE(Toolbox, u_max),
                                          CLAW_PYTHON_VALUE(Toolbox, strategy),
+                                         CLAW_PYTHON_VALUE(Toolbox, legacy_antiwindup),
                                          CLAW_PYTHON_VALUE(Toolbox, tracking_time),
+                                         CLAW_PYTHON_VALUE(Toolbox, error_deadband),
                                          CLAW_PYTHON_VALUE(Toolbox, dt)};
 using Arduino = claw::presets::ArduinoPid<double>;
 const Field<Arduino> kArduinoFields[] = {
@@ -189,8 +191,9 @@ void bind_laws(py::module_& m) {
       .value("StopAtLimit", claw::AntiWindup::StopAtLimit,
              "MuJoCo native: stop at |z| >= integral_max")
       .value("Conditional", claw::AntiWindup::Conditional, "freeze while saturated and pushing")
-      .value("BackCalculation", claw::AntiWindup::BackCalculation,
-             "I += h (ki e + (u_sat - u)/Tt)");
+      .value("BackCalculation", claw::AntiWindup::BackCalculation, "I += h (ki e + (u_sat - u)/Tt)")
+      .value("ITermClampInOutput", claw::AntiWindup::ITermClampInOutput,
+             "I free; the output uses clip(I, iterm_min, iterm_max)");
   py::enum_<claw::SlewStart>(m, "SlewStart", "Where the setpoint slew limiter starts.")
       .value("FromMeasurement", claw::SlewStart::FromMeasurement, "s = q on the first step")
       .value("FromZero", claw::SlewStart::FromZero, "s = 0 (MuJoCo native)")
@@ -205,7 +208,8 @@ void bind_laws(py::module_& m) {
       .value("None_", claw::presets::ControlToolboxStrategy::None)
       .value("BackCalculation", claw::presets::ControlToolboxStrategy::BackCalculation)
       .value("ConditionalIntegration",
-             claw::presets::ControlToolboxStrategy::ConditionalIntegration);
+             claw::presets::ControlToolboxStrategy::ConditionalIntegration)
+      .value("Legacy", claw::presets::ControlToolboxStrategy::Legacy);
 
   const std::string pid_doc =
       "Pid(n, **settings): the parallel PID law for n joints,\n"
@@ -275,8 +279,21 @@ void bind_laws(py::module_& m) {
             return make_pid(n, claw::presets::control_toolbox<double>(n, p), "Pid.control_toolbox");
           },
           py::arg("n"),
-          ("ros-controls control_toolbox's Pid (d = (e - e_prev)/h, strategies None /\n"
-           "BackCalculation / ConditionalIntegration). Keywords: " +
+          ("ros-controls control_toolbox's Pid, current version (d = (e - e_prev)/h, strategies\n"
+           "None / BackCalculation / ConditionalIntegration / Legacy, I-term clamped after every\n"
+           "strategy). Keywords: " +
+           field_list(kToolboxFields) + ".")
+              .c_str())
+      .def_static(
+          "control_toolbox_legacy",
+          [](Eigen::Index n, const py::kwargs& kw) {
+            const auto p = preset_from(kw, "Pid.control_toolbox_legacy", kToolboxFields);
+            return make_pid(n, claw::presets::control_toolbox_legacy<double>(n, p),
+                            "Pid.control_toolbox_legacy");
+          },
+          py::arg("n"),
+          ("control_toolbox <= 5.5: as control_toolbox, with i_min/i_max bounding only the\n"
+           "Legacy strategy. Keywords: " +
            field_list(kToolboxFields) + ".")
               .c_str())
       .def_static(

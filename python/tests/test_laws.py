@@ -154,6 +154,42 @@ def test_pid_period_per_call_and_signed_gains():
     assert np.array_equal(out_reverse, -out_fixed)
 
 
+def test_control_toolbox_presets_on_its_own_tests():
+    """Every case of the control_toolbox family made only of steps and resets, each version through
+    its preset (<= 5.5: control_toolbox_legacy), at the file's tolerances."""
+    strategies = {"NONE": claw.ControlToolboxStrategy.None_,
+                  "BACK_CALCULATION": claw.ControlToolboxStrategy.BackCalculation,
+                  "CONDITIONAL_INTEGRATION": claw.ControlToolboxStrategy.ConditionalIntegration,
+                  "LEGACY": claw.ControlToolboxStrategy.Legacy}
+    checked = 0
+    for case in load_reference("control_toolbox", "pid_tests.json")["cases"]:
+        if any(op["op"] not in ("compute", "reset") for op in case["ops"]):
+            continue
+        source = case["source"]
+        major, minor = (int(x) for x in (source.get("tag") or source["tag_nearest"]).split(".")[:2])
+        preset = claw.Pid.control_toolbox_legacy if (major, minor) <= (5, 5) else claw.Pid.control_toolbox
+        p = case["pid"]
+        pid = preset(1, p=number(p["p"]), i=number(p["i"]), d=number(p["d"]),
+                     i_min=number(p["i_min"]), i_max=number(p["i_max"]),
+                     u_min=number(p["u_min"]), u_max=number(p["u_max"]),
+                     strategy=strategies[p["strategy"]],
+                     legacy_antiwindup=bool(p["legacy_antiwindup"]),
+                     tracking_time=number(p["tracking_time_constant"]))
+        out = np.zeros(1)
+        for op in case["ops"]:
+            if op["op"] == "reset":
+                if op["save_i_term"]:  # a bumpless restart to I (c = 0): the I-term kept
+                    assert pid.reset_bumpless(np.zeros(1), pid.integral_term.copy()) == S.Ok
+                else:
+                    pid.reset()
+                continue
+            assert pid.update(one(op["error"]), np.zeros(1), np.zeros(1), out, h=op["dt"]) == S.Ok
+            if "expect_cmd" in op:
+                assert abs(out[0] - number(op["expect_cmd"])) <= op["tol"], case["id"]
+                checked += 1
+    assert checked > 100
+
+
 def test_stable_pd_divides_the_explicit_law_for_one_joint():
     h, kp, kd, m = 0.01, 100.0, 5.0, 2.0
     spd = claw.StablePd(1, kp=kp, kd=kd, dt=h)

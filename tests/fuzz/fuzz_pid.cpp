@@ -71,7 +71,7 @@ void run(FuzzInput& in) {
     s.derivative = in.choice<claw::DerivativeSource>(3);
     s.derivative_from_zero_error = in.boolean();
     s.integral_rule = in.choice<claw::IntegralRule>(2);
-    s.anti_windup = in.choice<AntiWindup>(6);
+    s.anti_windup = in.choice<AntiWindup>(7);
     s.proportional_on_measurement = in.boolean();
     s.limits.kind = in.choice<EffortLimitKind>(3);
     // A kind reads only its own fields and refuses finite values in the others; outside the raw
@@ -257,9 +257,10 @@ void run(FuzzInput& in) {
         const Scalar limit = std::isinf(s.integral_max(j)) ? s.integral_max(j)
                                                            : std::fabs(s.ki(j)) * s.integral_max(j);
         CLAW_FUZZ_CHECK(std::fabs(integral) <= limit, "IntegralClamp: |I| above ki integral_max");
-      } else if (s.anti_windup == AntiWindup::ITermClamp) {
+      }
+      if (s.anti_windup != AntiWindup::ITermClampInOutput) {
         CLAW_FUZZ_CHECK(integral >= s.iterm_min(j) && integral <= s.iterm_max(j),
-                        "ITermClamp: I outside [iterm_min, iterm_max]");
+                        "I outside [iterm_min, iterm_max]");
       }
       // Slew limit: the limited setpoint moves by at most S h per step.
       const Scalar rate = s.slew_rate(j);

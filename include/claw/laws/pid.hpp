@@ -62,8 +62,8 @@ class Pid {
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
   /// The state (integral, previous error, slew, filter) is kept: call reset() to restart; only
-  /// an integral outside the new IntegralClamp / ITermClamp bounds moves onto them at once (as
-  /// Arduino PID_v1's SetOutputLimits does), so that I is always within its clamp. A Pid of size 0
+  /// an integral outside its new bounds moves onto them at once (as Arduino PID_v1's
+  /// SetOutputLimits does), so that I is always within them (bind_integral). A Pid of size 0
   /// (a dynamic Pid constructed without a size) refuses this and every other call with
   /// SizeMismatch.
   Status configure(const Settings& settings) noexcept {
@@ -72,9 +72,7 @@ class Pid {
     if (status != Status::Ok) return status;
     settings_ = settings;
     refresh_derived();
-    for (Eigen::Index j = 0; j < size(); ++j)
-      integral_.coeffRef(j) =
-          clip(integral_.coeff(j), integral_lower_.coeff(j), integral_upper_.coeff(j));
+    bind_integral();
     return Status::Ok;
   }
 
@@ -105,11 +103,11 @@ class Pid {
   }
 
   /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
-  /// and zero feedforward give `output` (I = output - c); `measurement` seeds the measurement
-  /// history, so the next step's measurement change q - measurement drives the Measurement
-  /// derivative and proportional-on-measurement (as Arduino PID_v1's Initialize()); the error
-  /// history is not seeded (the first-step rule of ErrorDifference applies). Nothing is touched
-  /// on SizeMismatch (a size other than size()), NonFiniteInput (NaN/Inf) nor on
+  /// and zero feedforward give `output` (I = output - c, within I's bounds); `measurement` seeds
+  /// the measurement history, so the next step's measurement change q - measurement drives the
+  /// Measurement derivative and proportional-on-measurement (as Arduino PID_v1's Initialize()); the
+  /// error history is not seeded (the first-step rule of ErrorDifference applies). Nothing is
+  /// touched on SizeMismatch (a size other than size()), NonFiniteInput (NaN/Inf) nor on
   /// NumericalOverflow (finite output and c whose difference overflows).
   template <typename DQ, typename DU>
   Status reset(const Eigen::MatrixBase<DQ>& measurement,
@@ -121,6 +119,7 @@ class Pid {
         return Status::NumericalOverflow;
     reset();
     integral_ = output - settings_.constant_effort;
+    bind_integral();
     previous_measurement_ = measurement;
     measurement_seeded_ = true;
     return Status::Ok;
@@ -178,21 +177,23 @@ class Pid {
     const Scalar ki = settings_.ki.coeff(j);
     return ki != Scalar(0) ? integral_.coeff(j) / ki : Scalar(0);
   }
-  /// Replaces the integral term (e.g. to hand over from another controller). NonFiniteInput on
-  /// NaN/Inf.
+  /// Replaces the integral term (e.g. to hand over from another controller), clipped into I's
+  /// bounds (bind_integral). NonFiniteInput on NaN/Inf.
   template <typename DI>
   Status set_integral_term(const Eigen::MatrixBase<DI>& integral) noexcept {
     if (!sized(integral)) return Status::SizeMismatch;
     if (!all_finite(integral)) return Status::NonFiniteInput;
     integral_ = integral;
+    bind_integral();
     return Status::Ok;
   }
-  /// Replaces joint j's integral term; SizeMismatch when j is outside 0..size()-1,
-  /// NonFiniteInput on NaN/Inf (nothing touched either way).
+  /// Replaces joint j's integral term (clipped as above); SizeMismatch when j is outside
+  /// 0..size()-1, NonFiniteInput on NaN/Inf (nothing touched either way).
   Status set_integral_term(Eigen::Index j, Scalar value) noexcept {
     if (j < 0 || j >= size()) return Status::SizeMismatch;
     if (!std::isfinite(value)) return Status::NonFiniteInput;
     integral_.coeffRef(j) = value;
+    bind_integral();
     return Status::Ok;
   }
   /// True when the next update is a first step: no derivative history, slew state taken per
@@ -222,7 +223,22 @@ class Pid {
     return Status::Ok;
   }
 
+  /// I within its bounds [integral_lower_, integral_upper_] (the I-term bounds within
+  /// IntegralClamp's), except under ITermClampInOutput, whose state is free: the invariant every
+  /// step keeps, so a forward-Euler output never uses an I outside them.
+  void bind_integral() noexcept {
+    if (settings_.anti_windup == AntiWindup::ITermClampInOutput) return;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      integral_.coeffRef(j) =
+          clip(integral_.coeff(j), integral_lower_.coeff(j), integral_upper_.coeff(j));
+  }
+
   void refresh_derived() noexcept {
+    const AntiWindup aw = settings_.anti_windup;
+    has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
+    has_slew_ = has_wrap_ = has_filter_ = has_deadband_ = false;
+    // The simple path skips the arrays these make redundant (fewer streams from memory).
+    zero_constant_effort_ = symmetric_integral_ = true;
     for (Eigen::Index j = 0; j < size(); ++j) {
       const Scalar tt = settings_.tracking_time.coeff(j);
       // The step's h bounds it further (update_impl).
@@ -231,10 +247,6 @@ class Pid {
                                        : default_tracking_time(std::fabs(settings_.kp.coeff(j)),
                                                                std::fabs(settings_.ki.coeff(j)),
                                                                std::fabs(settings_.kd.coeff(j)));
-    }
-    has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
-    has_slew_ = has_wrap_ = has_filter_ = has_deadband_ = false;
-    for (Eigen::Index j = 0; j < size(); ++j) {
       has_target_range_ |=
           !std::isinf(settings_.target_min.coeff(j)) || !std::isinf(settings_.target_max.coeff(j));
       has_velocity_range_ |= !std::isinf(settings_.target_velocity_min.coeff(j)) ||
@@ -246,8 +258,23 @@ class Pid {
       const Scalar n_filter = settings_.derivative_filter.coeff(j);
       has_filter_ |= n_filter > Scalar(0) && !std::isinf(n_filter);
       has_deadband_ |= settings_.error_deadband.coeff(j) > Scalar(0);
+      // Bounds of I: the I-term bounds within IntegralClamp's (ITermClampInOutput: of its use).
+      Scalar lo = settings_.iterm_min.coeff(j), hi = settings_.iterm_max.coeff(j);
+      if (aw == AntiWindup::IntegralClamp) {
+        const Scalar z_max = settings_.integral_max.coeff(j);
+        Scalar bound = std::fabs(settings_.ki.coeff(j)) * z_max;
+        if (std::isnan(bound)) bound = z_max;  // ki = 0 with z_max = +inf: no clamp
+        lo = clip(-bound, lo, hi);             // the intersection [max(lo, -bound), min(hi, bound)]
+        hi = clip(bound, lo, hi);
+      }
+      integral_lower_.coeffRef(j) = lo;
+      integral_upper_.coeffRef(j) = hi;
+      const bool bounded = settings_.limits.kind == EffortLimitKind::Bounds;
+      effort_lower_.coeffRef(j) = bounded ? settings_.limits.lower.coeff(j) : -infinity<Scalar>();
+      effort_upper_.coeffRef(j) = bounded ? settings_.limits.upper.coeff(j) : infinity<Scalar>();
+      zero_constant_effort_ &= detail::same_bits(settings_.constant_effort.coeff(j), Scalar(0));
+      symmetric_integral_ &= detail::same_bits(lo, Scalar(-hi));
     }
-    const AntiWindup aw = settings_.anti_windup;
     simple_ = !has_target_range_ && !has_velocity_range_ && !has_feedforward_range_ && !has_slew_ &&
               !has_wrap_ && !has_filter_ && !has_deadband_ &&
               !settings_.proportional_on_measurement &&
@@ -255,31 +282,6 @@ class Pid {
               (aw == AntiWindup::None || aw == AntiWindup::IntegralClamp ||
                aw == AntiWindup::ITermClamp) &&
               settings_.limits.kind != EffortLimitKind::DcMotor;
-    for (Eigen::Index j = 0; j < size(); ++j) {
-      Scalar lo = -infinity<Scalar>(), hi = infinity<Scalar>();
-      if (aw == AntiWindup::IntegralClamp) {
-        // |I| <= |ki| integral_max; integral_max = +inf is no clamp, also for ki = 0 (0 inf).
-        const Scalar z_max = settings_.integral_max.coeff(j);
-        hi = std::fabs(settings_.ki.coeff(j)) * z_max;
-        if (std::isnan(hi)) hi = z_max;  // 0 * inf: no clamp
-        lo = -hi;
-      } else if (aw == AntiWindup::ITermClamp) {
-        lo = settings_.iterm_min.coeff(j);
-        hi = settings_.iterm_max.coeff(j);
-      }
-      integral_lower_.coeffRef(j) = lo;
-      integral_upper_.coeffRef(j) = hi;
-      const bool bounded = settings_.limits.kind == EffortLimitKind::Bounds;
-      effort_lower_.coeffRef(j) = bounded ? settings_.limits.lower.coeff(j) : -infinity<Scalar>();
-      effort_upper_.coeffRef(j) = bounded ? settings_.limits.upper.coeff(j) : infinity<Scalar>();
-    }
-    // The simple path skips the arrays these make redundant (fewer streams from memory).
-    zero_constant_effort_ = symmetric_integral_ = true;
-    for (Eigen::Index j = 0; j < size(); ++j) {
-      zero_constant_effort_ &= detail::same_bits(settings_.constant_effort.coeff(j), Scalar(0));
-      symmetric_integral_ &=
-          detail::same_bits(integral_lower_.coeff(j), Scalar(-integral_upper_.coeff(j)));
-    }
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
@@ -378,12 +380,12 @@ class Pid {
       const bool hold = deadband > Scalar(0) && std::fabs(e) <= deadband;
       if (hold) e_integrated = Scalar(0);
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
-      Scalar advanced = integral + ki * (e_integrated * h) + pom;
-      if (s.anti_windup == AntiWindup::IntegralClamp || s.anti_windup == AntiWindup::ITermClamp)
-        advanced = clip(advanced, integral_lower_.coeff(j), integral_upper_.coeff(j));
+      const Scalar stepped = integral + ki * (e_integrated * h) + pom;
+      const Scalar lo = integral_lower_.coeff(j), hi = integral_upper_.coeff(j);
+      const Scalar clipped = clip(stepped, lo, hi);
+      const Scalar advanced = s.anti_windup == AntiWindup::ITermClampInOutput ? stepped : clipped;
       const bool backward = s.integral_rule == IntegralRule::BackwardEuler;
-      Scalar used = backward ? advanced : integral;
-
+      Scalar used = backward ? clipped : clip(integral, lo, hi);
       const Scalar base = s.constant_effort.coeff(j) + ff +
                           (s.proportional_on_measurement ? Scalar(0) : kp * e) + kd * d;
       Scalar lower, upper;
@@ -395,7 +397,7 @@ class Pid {
       const Scalar push = ki < Scalar(0) ? -e : e;
       if (s.anti_windup == AntiWindup::Conditional && !hold && u_sat != u &&
           push * (u - u_sat) > Scalar(0)) {
-        next = integral + pom;  // drop this step's ki h e
+        next = clip(integral + pom, lo, hi);  // drop this step's ki h e
         if (backward) {
           used = next;
           u = base + used;
@@ -406,7 +408,8 @@ class Pid {
         // diverges from h/Tt = 2 on: there Tt = h (the integral lands on the edge at once).
         Scalar tt = tracking_time_.coeff(j);
         if (!(h < tt + tt)) tt = h;
-        next = advanced + h * ((u_sat - u) / tt);
+        // Forward Euler: I + h (ki e + (u_sat - u) / Tt), then the bounds (control_toolbox).
+        next = clip((backward ? advanced : stepped) + h * ((u_sat - u) / tt), lo, hi);
       }
       if (!std::isfinite(u_sat) || !std::isfinite(next)) {
         status = Status::NumericalOverflow;  // hold this joint's output and state
@@ -476,7 +479,7 @@ class Pid {
   VectorType previous_measurement_;
   VectorType slew_state_;
   VectorType filtered_derivative_;
-  VectorType integral_lower_;  // the IntegralClamp / ITermClamp bounds of I [effort], or -+inf
+  VectorType integral_lower_;  // the bounds of the state I [effort] (refresh_derived), or -+inf
   VectorType integral_upper_;
   VectorType effort_lower_;  // simple path: the Bounds limits, or -+inf
   VectorType effort_upper_;

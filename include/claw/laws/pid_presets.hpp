@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "claw/core/types.hpp"
 #include "claw/laws/pid.hpp"
@@ -156,49 +157,90 @@ NewtonImplicitDrive<Scalar, N, MaxN> newton_drive_pid_implicit(Eigen::Index n,
   return drive;
 }
 
-/// ros-controls control_toolbox Pid anti-windup strategies.
-enum class ControlToolboxStrategy : std::uint8_t { None, BackCalculation, ConditionalIntegration };
+/// ros-controls control_toolbox Pid anti-windup strategies (AntiWindupStrategy::type).
+enum class ControlToolboxStrategy : std::uint8_t {
+  None,                    ///< NONE: the integral is not limited by the output saturation
+  BackCalculation,         ///< BACK_CALCULATION with the tracking time constant
+  ConditionalIntegration,  ///< CONDITIONAL_INTEGRATION
+  Legacy,  ///< LEGACY (<= 5.5 semantics, deprecated upstream): see legacy_antiwindup
+};
 
+/// control_toolbox Pid's gains and options, with its names.
 template <typename Scalar>
 struct ControlToolboxPid {
   Scalar p = 0, i = 0, d = 0;
-  Scalar i_min = -infinity<Scalar>(), i_max = infinity<Scalar>();  ///< I-term clamp (strategy None)
+  Scalar i_min = -infinity<Scalar>(), i_max = infinity<Scalar>();  ///< I-term bounds [effort]
   Scalar u_min = -infinity<Scalar>(), u_max = infinity<Scalar>();  ///< output saturation
   ControlToolboxStrategy strategy = ControlToolboxStrategy::BackCalculation;
-  Scalar tracking_time = 0;   ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
-  Scalar error_deadband = 0;  ///< |e| <= it: the integral holds (PidSettings::error_deadband)
+  bool legacy_antiwindup = false;  ///< Legacy only: true clamps the state I, false only its use
+  Scalar tracking_time = 0;        ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
+  /// |e| <= it: the integral holds (PidSettings::error_deadband); control_toolbox's default.
+  Scalar error_deadband = std::numeric_limits<Scalar>::epsilon();
   Scalar dt = Scalar(0.001);
 };
 
-/// control_toolbox's computeCommand(error, dt): d = (e - e_prev)/h with e_prev = 0 after reset;
-/// strategy None: I += i h e then used, clamped to [i_min, i_max]; BackCalculation and
-/// ConditionalIntegration: u uses I, then I advances (forward Euler) with the correction
-/// h (u_sat - u)/Tt, or not at all when saturated and e (u - u_sat) > 0.
+namespace detail {
+/// control_toolbox's LEGACY strategy (the only one whose I enters before its own step):
+/// I+ = I + i h e, used as clip(I+, i_min, i_max); legacy_antiwindup true also stores the clipped
+/// value (ITermClamp), false lets the state run free (ITermClampInOutput).
+template <typename Scalar, int N, int MaxN>
+void control_toolbox_legacy_strategy(PidSettings<Scalar, N, MaxN>& s,
+                                     const ControlToolboxPid<Scalar>& p) {
+  s.integral_rule = IntegralRule::BackwardEuler;
+  s.anti_windup = p.legacy_antiwindup ? AntiWindup::ITermClamp : AntiWindup::ITermClampInOutput;
+  s.iterm_min.setConstant(p.i_min);
+  s.iterm_max.setConstant(p.i_max);
+}
+}  // namespace detail
+
+/// control_toolbox's compute_command(error, dt) as of its current release line (anchor: master of
+/// 2026-05-06): d = (e - e_prev) / h with e_prev = 0 after reset; u = p e + I + d de
+/// clipped to [u_min, u_max], then I advances (forward Euler) by h i e (None), by
+/// h (i e + (u_sat - u) / Tt) (BackCalculation), or by h i e unless saturated with
+/// e (u - u_sat) > 0 (ConditionalIntegration), and is clipped to [i_min, i_max] whatever the
+/// strategy; no step of I while |e| <= error_deadband. Legacy: as control_toolbox_legacy.
 /// Note: control_toolbox tests e u_unsat > 0 for the conditional freeze; claw tests the direction
 /// of the saturation excess, which is the same whenever u_min <= 0 <= u_max.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> control_toolbox(Eigen::Index n, const ControlToolboxPid<Scalar>& p) {
   auto s = detail::base<Scalar, N, MaxN>(n, p.p, p.i, p.d, DerivativeSource::ErrorDifference,
-                                         IntegralRule::BackwardEuler, p.dt);
+                                         IntegralRule::ForwardEuler, p.dt);
+  s.signed_gains = true;  // control_toolbox takes gains of any sign
   s.derivative_from_zero_error = true;
   s.error_deadband.setConstant(p.error_deadband);
+  s.iterm_min.setConstant(p.i_min);
+  s.iterm_max.setConstant(p.i_max);
   switch (p.strategy) {
     case ControlToolboxStrategy::None:
       s.anti_windup = AntiWindup::ITermClamp;
-      s.iterm_min.setConstant(p.i_min);
-      s.iterm_max.setConstant(p.i_max);
       break;
     case ControlToolboxStrategy::BackCalculation:
-      s.integral_rule = IntegralRule::ForwardEuler;
       s.anti_windup = AntiWindup::BackCalculation;
-      s.tracking_time.setConstant(p.tracking_time);
+      // i = 0: control_toolbox skips the whole update, which Tt = +inf reproduces (I + 0).
+      s.tracking_time.setConstant(p.i == Scalar(0) ? infinity<Scalar>() : p.tracking_time);
       break;
     case ControlToolboxStrategy::ConditionalIntegration:
-      s.integral_rule = IntegralRule::ForwardEuler;
       s.anti_windup = AntiWindup::Conditional;
+      break;
+    case ControlToolboxStrategy::Legacy:
+      detail::control_toolbox_legacy_strategy(s, p);
       break;
   }
   detail::set_bounds(s.limits, p.u_min, p.u_max);
+  return s;
+}
+
+/// control_toolbox <= 5.5 (anchor: tag 5.5.0): as control_toolbox() except that i_min and i_max
+/// bound only the Legacy strategy (None, BackCalculation and ConditionalIntegration leave I
+/// unbounded); i_min > i_max is refused whatever the strategy, as there.
+template <typename Scalar, int N = Dynamic, int MaxN = N>
+PidSettings<Scalar, N, MaxN> control_toolbox_legacy(Eigen::Index n,
+                                                    const ControlToolboxPid<Scalar>& p) {
+  auto s = control_toolbox<Scalar, N, MaxN>(n, p);
+  if (p.strategy != ControlToolboxStrategy::Legacy && p.i_min <= p.i_max) {
+    s.iterm_min.setConstant(-infinity<Scalar>());
+    s.iterm_max.setConstant(infinity<Scalar>());
+  }
   return s;
 }
 
@@ -286,6 +328,7 @@ CLAW_PRESET_FOR_FIXED_SIZE(mujoco_native, PidSettings, MujocoNativePid)
 CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid, PidSettings, NewtonDrivePid)
 CLAW_PRESET_FOR_FIXED_SIZE(newton_drive_pid_implicit, NewtonImplicitDrive, NewtonDrivePid)
 CLAW_PRESET_FOR_FIXED_SIZE(control_toolbox, PidSettings, ControlToolboxPid)
+CLAW_PRESET_FOR_FIXED_SIZE(control_toolbox_legacy, PidSettings, ControlToolboxPid)
 CLAW_PRESET_FOR_FIXED_SIZE(coppeliasim_joint, VelocityServoSettings, CoppeliaSimJoint)
 CLAW_PRESET_FOR_FIXED_SIZE(drake, PidSettings, DrakePid)
 CLAW_PRESET_FOR_FIXED_SIZE(arduino, PidSettings, ArduinoPid)

@@ -63,8 +63,11 @@ struct PidSettings {
   IntegralRule integral_rule = IntegralRule::BackwardEuler;
   AntiWindup anti_windup = AntiWindup::None;
   VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
-  VectorType iterm_min = constant(-infinity<Scalar>());    ///< ITermClamp lower bound [effort]
-  VectorType iterm_max = constant(infinity<Scalar>());     ///< ITermClamp upper bound [effort]
+  /// I-term bounds [effort]: the state I is clipped into [iterm_min, iterm_max] at the end of
+  /// every step, after the anti-windup device's own update (control_toolbox clamps after
+  /// back-calculation too); ITermClampInOutput clips only the I the output uses. +-inf: none.
+  VectorType iterm_min = constant(-infinity<Scalar>());
+  VectorType iterm_max = constant(infinity<Scalar>());
   /// Error deadband [pos] (control_toolbox's error_deadband): a step with |e| <= error_deadband
   /// leaves the integral where it is (no ki e h, no anti-windup correction); the P and D terms
   /// use e as always. 0: off (e = 0 still takes the integral step, e.g. back-calculation's).
