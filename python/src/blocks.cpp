@@ -118,6 +118,17 @@ void bind_blocks(py::module_& m) {
           "Bumpless start: p*, v* <- q, v clipped into the bounds, a* <- 0; out gets the PD "
           "effort.")
       .def(
+          "reset_joints",
+          [](Controller& self, py::handle selected, py::handle q, py::handle v, py::handle out) {
+            const char* w = "PdController.reset_joints";
+            const Eigen::Index n = self.size();
+            return self.reset_joints(mask_in(selected, w, n), vector_in(q, w, "q", n),
+                                     vector_in(v, w, "v", n), vector_out(out, w, "out", n));
+          },
+          py::arg("selected"), py::arg("q"), py::arg("v"), py::arg("out"),
+          "reset(q, v, out) for the joints where `selected` (N,) is true; the other joints'\n"
+          "state and out entries are not touched. Returns Status.")
+      .def(
           "set_command_state",
           [](Controller& self, py::handle state) {
             return self.set_command_state(

@@ -76,6 +76,20 @@ inline ConstMatrixMap matrix_in(py::handle obj, const char* where, const char* n
   return ConstMatrixMap(data, shape[0], shape[1]);
 }
 
+/// A joint mask: a 1-D array of n entries of any dtype, read as bool (numpy's truth values); a
+/// copy. Raises ValueError naming `where` for another shape.
+inline Eigen::Array<bool, Eigen::Dynamic, 1> mask_in(py::handle obj, const char* where,
+                                                     Eigen::Index n) {
+  const auto flags = py::array::c_style | py::array::forcecast;
+  const py::array_t<bool, flags> mask = py::array_t<bool, flags>::ensure(obj);
+  if (!mask || mask.ndim() != 1 || mask.shape(0) != n)
+    throw py::value_error(std::string(where) + ": selected must be a 1-D array of " +
+                          std::to_string(n) + " entries");
+  Eigen::Array<bool, Eigen::Dynamic, 1> out(n);
+  for (Eigen::Index j = 0; j < n; ++j) out(j) = mask.at(j);
+  return out;
+}
+
 /// A new float64 array copied from an Eigen vector or matrix (for read-only properties).
 template <typename Derived>
 py::array_t<double> to_numpy(const Eigen::MatrixBase<Derived>& x) {

@@ -366,6 +366,14 @@ void bind_laws(py::module_& m) {
           "reset", [](Pid& self) { self.reset(); },
           "Restart: integral 0, filter 0, the next step is a first step.")
       .def(
+          "reset_joints",
+          [](Pid& self, py::handle selected) {
+            return self.reset_joints(mask_in(selected, "Pid.reset_joints", self.size()));
+          },
+          py::arg("selected"),
+          "Restarts the joints where `selected` (N,) is true as reset() restarts all; the others\n"
+          "are not touched. Returns Status.")
+      .def(
           "reset_bumpless",
           [](Pid& self, py::handle measurement, py::handle output) {
             return self.reset(

@@ -190,6 +190,22 @@ def test_control_toolbox_presets_on_its_own_tests():
     assert checked > 100
 
 
+def test_pid_reset_joints_restarts_only_the_selected_joints():
+    n = 6
+    partial, untouched = claw.Pid(n, kp=20.0, ki=5.0, dt=0.01), claw.Pid(n, kp=20.0, ki=5.0, dt=0.01)
+    target, q, v = np.linspace(-0.5, 0.5, n), np.zeros(n), np.zeros(n)
+    out_p, out_u = np.zeros(n), np.zeros(n)
+    for _ in range(3):
+        assert partial.update(target, q, v, out_p) == S.Ok
+        assert untouched.update(target, q, v, out_u) == S.Ok
+    selected = np.array([True, False, False, True, False, False])
+    assert partial.reset_joints(selected) == S.Ok
+    assert np.all(partial.integral_term[selected] == 0.0)
+    assert bits_equal(partial.integral_term[~selected], untouched.integral_term[~selected])
+    with pytest.raises(ValueError):
+        partial.reset_joints(np.ones(n + 1, dtype=bool))
+
+
 def test_stable_pd_divides_the_explicit_law_for_one_joint():
     h, kp, kd, m = 0.01, 100.0, 5.0, 2.0
     spd = claw.StablePd(1, kp=kp, kd=kd, dt=h)

@@ -88,6 +88,8 @@ void run(FuzzInput& in) {
   };
 
   bool first = true;  // the next update is a first step (no slew history)
+  Eigen::Array<bool, Eigen::Dynamic, 1> restarted =
+      Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(n, false);
   auto configure = [&]() {
     const Settings s = random_settings();
     const Settings old = pid.settings();
@@ -105,7 +107,7 @@ void run(FuzzInput& in) {
   out.setZero();
   const int steps = in.integer(1, 48);
   for (int k = 0; k < steps; ++k) {
-    const int op = in.integer(0, 11);
+    const int op = in.integer(0, 12);
     if (op == 0) {
       configure();
       continue;
@@ -161,6 +163,30 @@ void run(FuzzInput& in) {
                       "set_integral_term: status");
       if (status != Status::Ok)
         CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), before), "touched");
+      continue;
+    }
+    if (op == 5) {
+      // Restart some joints (a mask, or a range that may lie outside): the others untouched.
+      Eigen::Array<bool, Eigen::Dynamic, 1> selected(n);
+      for (Eigen::Index j = 0; j < n; ++j) selected(j) = in.boolean();
+      const Vec before = pid.integral_term();
+      Status status;
+      if (in.boolean()) {
+        status = pid.reset_joints(selected);
+      } else {
+        const Eigen::Index begin = in.integer(-1, int(n)), count = in.integer(-1, int(n));
+        status = pid.reset_joints(begin, count);
+        const bool inside = begin >= 0 && count >= 0 && begin + count <= n;
+        CLAW_FUZZ_CHECK((status == Status::Ok) == inside, "reset_joints(range): status");
+        for (Eigen::Index j = 0; j < n; ++j)
+          selected(j) = inside && j >= begin && j < begin + count;
+      }
+      for (Eigen::Index j = 0; j < n; ++j) restarted(j) = restarted(j) || selected(j);
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (!selected(j))
+          CLAW_FUZZ_CHECK(
+              claw_fuzz::same_bits(pid.integral_term().segment(j, 1), before.segment(j, 1)),
+              "reset_joints touched a joint that was not selected");
       continue;
     }
     // An update, short or full form, with finite or any inputs.
@@ -270,9 +296,10 @@ void run(FuzzInput& in) {
         const Scalar step = rate * h;
         const Scalar eps = std::numeric_limits<Scalar>::epsilon();
         Scalar from = slew_before(j);
-        bool check = !first;
-        if (first && s.slew_start == claw::SlewStart::FromMeasurement) from = q(j), check = true;
-        if (first && s.slew_start == claw::SlewStart::FromZero) from = Scalar(0), check = true;
+        const bool first_j = first || restarted(j);  // reset_joints makes a joint's first step
+        bool check = !first_j;
+        if (first_j && s.slew_start == claw::SlewStart::FromMeasurement) from = q(j), check = true;
+        if (first_j && s.slew_start == claw::SlewStart::FromZero) from = Scalar(0), check = true;
         if (check && std::isfinite(step)) {
           const Scalar slack = Scalar(4) * eps * (std::fabs(from) + step);
           CLAW_FUZZ_CHECK(std::fabs(state - from) <= step + slack, "slew limit exceeded");
@@ -280,6 +307,7 @@ void run(FuzzInput& in) {
       }
     }
     first = false;
+    restarted.setConstant(false);
   }
 }
 

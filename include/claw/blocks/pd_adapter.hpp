@@ -130,6 +130,8 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 /// Settings are validated (step_dt >= 1e-9 finite, deadband >= 0); update() refuses NaN/Inf input
 /// with NonFiniteInput and sizes other than size() (or size 0) with SizeMismatch, touching nothing;
 /// NumericalOverflow as for pd_adapter(). Allocation-free after construction, noexcept.
+/// It keeps no state between steps (the controller's command state is the pair's state), so
+/// restarting some joints is PdController::reset_joints alone.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdAdapter {
  public:

@@ -298,6 +298,35 @@ class PdController {
     return compute_effort(q, v, out);
   }
 
+  /// reset(q, v, out) for the joints where `selected` is true (one bool per joint: the robots of a
+  /// batch whose episodes ended): their command state from q, v (clipped), a* = 0, and their entry
+  /// of out the PD effort; every other joint's state and out entry untouched, bit for bit.
+  /// SizeMismatch or NonFiniteInput (a NaN/Inf q or v of a selected joint): nothing touched.
+  template <typename DM, typename DQ, typename DV, typename DOut>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected, const Eigen::MatrixBase<DQ>& q,
+                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (size() == 0 || selected.size() != size() || !all_have_size(size(), q, v, out))
+      return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j) && !(std::isfinite(q.coeff(j)) && std::isfinite(v.coeff(j))))
+        return Status::NonFiniteInput;
+    auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    const auto& lo = settings_.bounds.lower;
+    const auto& hi = settings_.bounds.upper;
+    Status status = Status::Ok;
+    for (Eigen::Index j = 0; j < size(); ++j) {
+      if (!selected.coeff(j)) continue;
+      state_(kPosition, j) = clip(q.coeff(j), lo(kPosition, j), hi(kPosition, j));
+      state_(kVelocity, j) = clip(v.coeff(j), lo(kVelocity, j), hi(kVelocity, j));
+      state_(kAcceleration, j) = Scalar(0);
+      if (!detail::pd_joint_effort(state_(kPosition, j), state_(kVelocity, j), q.coeff(j),
+                                   v.coeff(j), settings_.kp.coeff(j), settings_.kd.coeff(j),
+                                   settings_.effort_limit.coeff(j), effort.coeffRef(j)))
+        status = Status::NumericalOverflow;
+    }
+    return status;
+  }
+
   /// One control period: a* <- target_acceleration, integrate S over control_dt, PD effort into
   /// out. NonFiniteInput (nothing touched, out held) when q, v or the target holds NaN/Inf;
   /// NumericalOverflow when huge finite inputs overflow a joint's integrated state (that joint's

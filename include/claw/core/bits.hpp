@@ -9,8 +9,9 @@
 namespace claw {
 namespace detail {
 
-/// True when a and b have the same bits. 4- and 8-byte scalars compare as one integer.
-template <typename Scalar>
+/// True when a and b have the same bits. 4- and 8-byte scalars compare as one integer. Floating
+/// point only (an object holding a pointer would compare its address).
+template <typename Scalar, std::enable_if_t<std::is_floating_point<Scalar>::value, int> = 0>
 inline bool same_bits(Scalar a, Scalar b) noexcept {
   if constexpr (sizeof(Scalar) == sizeof(std::uint32_t) ||
                 sizeof(Scalar) == sizeof(std::uint64_t)) {

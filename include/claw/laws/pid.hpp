@@ -12,6 +12,7 @@
 #include "claw/core/types.hpp"
 #include "claw/laws/anti_windup.hpp"
 #include "claw/laws/effort_clamp.hpp"
+#include "claw/laws/pid_derived.hpp"
 #include "claw/laws/pid_kernel.hpp"
 #include "claw/laws/pid_settings.hpp"
 #include "claw/laws/slew_limiter.hpp"
@@ -44,18 +45,17 @@ class Pid {
   explicit Pid(Eigen::Index n) {
     CLAW_ASSERT(N_ == Dynamic || n == N_, "Pid: size differs from the fixed size");
     CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "Pid: size above MaxN");
-    settings_.resize(n);
-    tracking_time_.setZero(n);
+    if (N_ == Dynamic) {  // a fixed size's defaults are already these (PidSettings, PidDerived)
+      settings_.resize(n);
+      derived_.resize(n);
+    }
     integral_.setZero(n);
     previous_error_.setZero(n);
     previous_measurement_.setZero(n);
     slew_state_.setZero(n);
     filtered_derivative_.setZero(n);
-    integral_lower_.setZero(n);
-    integral_upper_.setZero(n);
-    effort_lower_.setZero(n);
-    effort_upper_.setZero(n);
-    refresh_derived();
+    restarted_.setConstant(n, false);
+    derived_.refresh(settings_);
   }
 
   Eigen::Index size() const noexcept { return integral_.size(); }
@@ -71,7 +71,7 @@ class Pid {
     const Status status = settings.validate(size());
     if (status != Status::Ok) return status;
     settings_ = settings;
-    refresh_derived();
+    derived_.refresh(settings_);
     bind_integral();
     return Status::Ok;
   }
@@ -88,18 +88,41 @@ class Pid {
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;
-    refresh_derived();
+    derived_.refresh(settings_);
     return Status::Ok;
   }
 
-  /// Restart: integral 0, filter 0, the next step is a first step (no derivative history, slew
-  /// state taken per SlewStart).
+  /// Restart: integral 0 (within its bounds), filter 0, the next step is a first step (no
+  /// derivative history, slew state taken per SlewStart).
   void reset() noexcept {
     integral_.setZero();
     filtered_derivative_.setZero();
     slew_state_.setZero();
     first_ = true;
     measurement_seeded_ = false;
+    forget_joint_restarts();
+    bind_integral();
+  }
+
+  /// Restarts the joints where `selected` is true (one bool per joint: a batch of robots whose
+  /// episodes ended) as reset() restarts all: integral 0 (within its bounds), filter 0, and their
+  /// next step is a first step (no derivative or measurement history, slew per SlewStart). The
+  /// other joints' state is not touched, bit for bit. SizeMismatch (nothing touched) for a mask of
+  /// another size. Allocation-free.
+  template <typename DM>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected) noexcept {
+    if (size() == 0 || selected.size() != size()) return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j)) restart_joint(j);
+    return Status::Ok;
+  }
+
+  /// Restarts joints begin .. begin + count - 1 as above (one robot's joints in a batch);
+  /// SizeMismatch (nothing touched) when the range is not within 0 .. size() - 1.
+  Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
+    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    for (Eigen::Index j = begin; j < begin + count; ++j) restart_joint(j);
+    return Status::Ok;
   }
 
   /// Bumpless restart: as reset(), with the integral set so that a zero error, zero derivative
@@ -223,65 +246,32 @@ class Pid {
     return Status::Ok;
   }
 
-  /// I within its bounds [integral_lower_, integral_upper_] (the I-term bounds within
-  /// IntegralClamp's), except under ITermClampInOutput, whose state is free: the invariant every
-  /// step keeps, so a forward-Euler output never uses an I outside them.
+  /// I within its bounds [derived_.integral_lower, derived_.integral_upper] (the I-term bounds
+  /// within IntegralClamp's), except under ITermClampInOutput, whose state is free: the invariant
+  /// every step keeps, so a forward-Euler output never uses an I outside them.
+  void restart_joint(Eigen::Index j) noexcept {
+    const Scalar zero(0);
+    integral_.coeffRef(j) =
+        settings_.anti_windup == AntiWindup::ITermClampInOutput
+            ? zero
+            : clip(zero, derived_.integral_lower.coeff(j), derived_.integral_upper.coeff(j));
+    filtered_derivative_.coeffRef(j) = zero;
+    slew_state_.coeffRef(j) = zero;
+    restarted_.coeffRef(j) = true;
+    any_restarted_ = true;
+  }
+
+  void forget_joint_restarts() noexcept {
+    if (!any_restarted_) return;
+    restarted_.setConstant(false);
+    any_restarted_ = false;
+  }
+
   void bind_integral() noexcept {
     if (settings_.anti_windup == AntiWindup::ITermClampInOutput) return;
     for (Eigen::Index j = 0; j < size(); ++j)
-      integral_.coeffRef(j) =
-          clip(integral_.coeff(j), integral_lower_.coeff(j), integral_upper_.coeff(j));
-  }
-
-  void refresh_derived() noexcept {
-    const AntiWindup aw = settings_.anti_windup;
-    has_target_range_ = has_velocity_range_ = has_feedforward_range_ = false;
-    has_slew_ = has_wrap_ = has_filter_ = has_deadband_ = false;
-    // The simple path skips the arrays these make redundant (fewer streams from memory).
-    zero_constant_effort_ = symmetric_integral_ = true;
-    for (Eigen::Index j = 0; j < size(); ++j) {
-      const Scalar tt = settings_.tracking_time.coeff(j);
-      // The step's h bounds it further (update_impl).
-      tracking_time_.coeffRef(j) = tt > Scalar(0)
-                                       ? tt
-                                       : default_tracking_time(std::fabs(settings_.kp.coeff(j)),
-                                                               std::fabs(settings_.ki.coeff(j)),
-                                                               std::fabs(settings_.kd.coeff(j)));
-      has_target_range_ |=
-          !std::isinf(settings_.target_min.coeff(j)) || !std::isinf(settings_.target_max.coeff(j));
-      has_velocity_range_ |= !std::isinf(settings_.target_velocity_min.coeff(j)) ||
-                             !std::isinf(settings_.target_velocity_max.coeff(j));
-      has_feedforward_range_ |= !std::isinf(settings_.feedforward_min.coeff(j)) ||
-                                !std::isinf(settings_.feedforward_max.coeff(j));
-      has_slew_ |= !std::isinf(settings_.slew_rate.coeff(j));
-      has_wrap_ |= settings_.wrap_period.coeff(j) > Scalar(0);
-      const Scalar n_filter = settings_.derivative_filter.coeff(j);
-      has_filter_ |= n_filter > Scalar(0) && !std::isinf(n_filter);
-      has_deadband_ |= settings_.error_deadband.coeff(j) > Scalar(0);
-      // Bounds of I: the I-term bounds within IntegralClamp's (ITermClampInOutput: of its use).
-      Scalar lo = settings_.iterm_min.coeff(j), hi = settings_.iterm_max.coeff(j);
-      if (aw == AntiWindup::IntegralClamp) {
-        const Scalar z_max = settings_.integral_max.coeff(j);
-        Scalar bound = std::fabs(settings_.ki.coeff(j)) * z_max;
-        if (std::isnan(bound)) bound = z_max;  // ki = 0 with z_max = +inf: no clamp
-        lo = clip(-bound, lo, hi);             // the intersection [max(lo, -bound), min(hi, bound)]
-        hi = clip(bound, lo, hi);
-      }
-      integral_lower_.coeffRef(j) = lo;
-      integral_upper_.coeffRef(j) = hi;
-      const bool bounded = settings_.limits.kind == EffortLimitKind::Bounds;
-      effort_lower_.coeffRef(j) = bounded ? settings_.limits.lower.coeff(j) : -infinity<Scalar>();
-      effort_upper_.coeffRef(j) = bounded ? settings_.limits.upper.coeff(j) : infinity<Scalar>();
-      zero_constant_effort_ &= detail::same_bits(settings_.constant_effort.coeff(j), Scalar(0));
-      symmetric_integral_ &= detail::same_bits(lo, Scalar(-hi));
-    }
-    simple_ = !has_target_range_ && !has_velocity_range_ && !has_feedforward_range_ && !has_slew_ &&
-              !has_wrap_ && !has_filter_ && !has_deadband_ &&
-              !settings_.proportional_on_measurement &&
-              settings_.derivative == DerivativeSource::VelocityError &&
-              (aw == AntiWindup::None || aw == AntiWindup::IntegralClamp ||
-               aw == AntiWindup::ITermClamp) &&
-              settings_.limits.kind != EffortLimitKind::DcMotor;
+      integral_.coeffRef(j) = clip(integral_.coeff(j), derived_.integral_lower.coeff(j),
+                                   derived_.integral_upper.coeff(j));
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
@@ -305,36 +295,39 @@ class Pid {
     if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
                   detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
                   detail::contiguous<DV>() && detail::contiguous<DOut>()) {
-      if (simple_)
+      if (derived_.simple)
         return update_simple<kFull>(target, target_velocity, feedforward, q, v, h, effort);
     }
     const Settings& s = settings_;
     // The simple path keeps no error/measurement history: after it, start the history afresh.
-    const bool first = first_ || !history_valid_;
-    const bool measurement_known = !first || measurement_seeded_;
+    const bool all_first = first_ || !history_valid_;
+    const bool all_known = !all_first || measurement_seeded_;  // the measurement history
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {
+      const bool restarted = any_restarted_ && restarted_.coeff(j);  // reset_joints
+      const bool first = all_first || restarted;
+      const bool measurement_known = all_known && !restarted;
       const Scalar y = q.coeff(j);
       const Scalar vel = v.coeff(j);
       Scalar r = target.coeff(j);
-      if (has_target_range_) r = clip(r, s.target_min.coeff(j), s.target_max.coeff(j));
+      if (derived_.has_target_range) r = clip(r, s.target_min.coeff(j), s.target_max.coeff(j));
       Scalar slew = slew_state_.coeff(j);
-      if (has_slew_)
+      if (derived_.has_slew)
         r = detail::slew_limit(r, y, s.slew_rate.coeff(j), h, first, s.slew_start, slew);
       Scalar vr = Scalar(0), ff = Scalar(0);
       if (kFull) {
         vr = target_velocity.coeff(j);
         ff = feedforward.coeff(j);
-        if (has_velocity_range_)
+        if (derived_.has_velocity_range)
           vr = clip(vr, s.target_velocity_min.coeff(j), s.target_velocity_max.coeff(j));
-        if (has_feedforward_range_)
+        if (derived_.has_feedforward_range)
           ff = clip(ff, s.feedforward_min.coeff(j), s.feedforward_max.coeff(j));
       }
-      const Scalar e = has_wrap_ ? wrap(r - y, j) : r - y;
+      const Scalar e = derived_.has_wrap ? wrap(r - y, j) : r - y;
       const Scalar dy = !measurement_known
                             ? Scalar(0)
-                            : (has_wrap_ ? wrap(y - previous_measurement_.coeff(j), j)
-                                         : y - previous_measurement_.coeff(j));
+                            : (derived_.has_wrap ? wrap(y - previous_measurement_.coeff(j), j)
+                                                 : y - previous_measurement_.coeff(j));
 
       // Derivative.
       Scalar d;
@@ -353,7 +346,7 @@ class Pid {
           break;
       }
       Scalar d_filtered = filtered_derivative_.coeff(j);
-      if (has_filter_) {
+      if (derived_.has_filter) {
         const Scalar n_filter = s.derivative_filter.coeff(j);
         if (n_filter > Scalar(0) && !std::isinf(n_filter)) {
           d_filtered = (d_filtered + h * n_filter * d) / (Scalar(1) + h * n_filter);
@@ -381,7 +374,7 @@ class Pid {
       if (hold) e_integrated = Scalar(0);
       const Scalar pom = s.proportional_on_measurement ? -kp * dy : Scalar(0);
       const Scalar stepped = integral + ki * (e_integrated * h) + pom;
-      const Scalar lo = integral_lower_.coeff(j), hi = integral_upper_.coeff(j);
+      const Scalar lo = derived_.integral_lower.coeff(j), hi = derived_.integral_upper.coeff(j);
       const Scalar clipped = clip(stepped, lo, hi);
       const Scalar advanced = s.anti_windup == AntiWindup::ITermClampInOutput ? stepped : clipped;
       const bool backward = s.integral_rule == IntegralRule::BackwardEuler;
@@ -406,7 +399,7 @@ class Pid {
       } else if (s.anti_windup == AntiWindup::BackCalculation && !hold) {
         // In saturation the update scales the distance to its fixed point by 1 - h/Tt, which
         // diverges from h/Tt = 2 on: there Tt = h (the integral lands on the edge at once).
-        Scalar tt = tracking_time_.coeff(j);
+        Scalar tt = derived_.tracking_time.coeff(j);
         if (!(h < tt + tt)) tt = h;
         // Forward Euler: I + h (ki e + (u_sat - u) / Tt), then the bounds (control_toolbox).
         next = clip((backward ? advanced : stepped) + h * ((u_sat - u) / tt), lo, hi);
@@ -424,16 +417,17 @@ class Pid {
     }
     first_ = false;
     measurement_seeded_ = false;
+    forget_joint_restarts();
     history_valid_ = true;
     return status;
   }
 
   // The common configuration, without per-joint option branches: derivative on the velocity error,
   // proportional on error, no slew, wrap, filter or input ranges, anti-windup None / IntegralClamp
-  // / ITermClamp (folded into integral_lower_/upper_), limits None or Bounds
-  // (effort_lower_/upper_). Same operations in the same order as the general path, so the same
-  // numbers. Used when every vector is contiguous in memory; the loop then runs on raw pointers
-  // (see detail::pid_simple).
+  // / ITermClamp (folded into the bounds of I), limits None or Bounds
+  // (derived_.effort_lower, effort_upper). Same operations in the same order as the general path,
+  // so the same numbers. Used when every vector is contiguous in memory; the loop then runs on raw
+  // pointers (see detail::pid_simple).
   template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
             typename DOut>
   Status update_simple(const Eigen::MatrixBase<DT>& target,
@@ -449,8 +443,9 @@ class Pid {
       return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
                                 decltype(integral_lower)::value>(
           size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-          s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(), integral_lower_.data(),
-          integral_upper_.data(), effort_lower_.data(), effort_upper_.data(), integral_.data(),
+          s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+          derived_.integral_lower.data(), derived_.integral_upper.data(),
+          derived_.effort_lower.data(), derived_.effort_upper.data(), integral_.data(),
           effort.derived().data(), h, backward_at_run_time);
     };
 #if defined(__OPTIMIZE_SIZE__)
@@ -463,34 +458,28 @@ class Pid {
         [&](auto backward, auto constant, auto integral_lower) {
           return kernel(backward, constant, integral_lower, false);
         },
-        s.integral_rule == IntegralRule::BackwardEuler, !zero_constant_effort_,
-        !symmetric_integral_);
+        s.integral_rule == IntegralRule::BackwardEuler, !derived_.zero_constant_effort,
+        !derived_.symmetric_integral);
 #endif
     first_ = false;
     measurement_seeded_ = false;
+    forget_joint_restarts();
     history_valid_ = false;
     return overflow ? Status::NumericalOverflow : Status::Ok;
   }
 
   Settings settings_;
-  VectorType tracking_time_;  // Tt per joint (set or default), before the bound Tt >= h / 2
   VectorType integral_;
   VectorType previous_error_;
   VectorType previous_measurement_;
   VectorType slew_state_;
   VectorType filtered_derivative_;
-  VectorType integral_lower_;  // the bounds of the state I [effort] (refresh_derived), or -+inf
-  VectorType integral_upper_;
-  VectorType effort_lower_;  // simple path: the Bounds limits, or -+inf
-  VectorType effort_upper_;
+  PidDerived<Scalar, N_, MaxN_> derived_;  // from settings_, refreshed whenever they change
+  Eigen::Array<bool, N_, 1, 0, MaxN_, 1> restarted_;  // joints restarted by reset_joints
+  bool any_restarted_ = false;                        // some restarted_ entry is true
   bool first_ = true;
   bool measurement_seeded_ = false;  // reset(measurement, output): previous_measurement_ is current
   bool history_valid_ = true;        // previous error / measurement / slew state are current
-  bool simple_ = false;
-  bool zero_constant_effort_ = false;  // every c is +0: the simple path adds a constant +0
-  bool symmetric_integral_ = false;    // integral_lower_ is -integral_upper_, bit for bit
-  bool has_target_range_ = false, has_velocity_range_ = false, has_feedforward_range_ = false;
-  bool has_slew_ = false, has_wrap_ = false, has_filter_ = false, has_deadband_ = false;
 };
 
 using Pid7d = Pid<double, 7>;
