@@ -1,6 +1,6 @@
 // benchmarks/bench_pid.cpp: Pid::update for 7 joints (fixed size) and 4096 x 12 joints (batched,
-// with the roofline probe), each with the settings' period and with a period per call, and
-// StablePd with a full 7x7 inverse mass.
+// with the roofline probe), each with the settings' period and with a period per call; the
+// batched Actuator (delay, PID, DC-motor clamp); StablePd with a full 7x7 inverse mass.
 //
 // Scenario: Newton DrivePID-like settings (kp 100, ki 20, kd 5, derivative on the velocity error,
 // backward-Euler integral with an integral clamp of 0.1 pos s, effort limit +-50, h = 1 ms). The
@@ -13,6 +13,7 @@
 #include <array>
 
 #include "bench_common.hpp"
+#include "claw/blocks/actuator.hpp"
 #include "claw/laws/pid_presets.hpp"
 #include "claw/laws/stable_pd.hpp"
 
@@ -121,6 +122,47 @@ void BM_Pid_batched_N49152_period_per_call_double(benchmark::State& state) {
   pid_batched<true>(state);
 }
 
+/// Bytes one batched update of the actuator below must move: the PID's (pid_update_bytes), the
+/// delayed command read from and written into its slot of the delay line (2n), and the DC-motor
+/// envelope's stall, peak and no-load parameters read (3n).
+constexpr std::size_t actuator_update_bytes(std::size_t n) {
+  return pid_update_bytes(n) + 5 * n * sizeof(double);
+}
+
+// Newton's pipeline over the batch: q* delayed by 2 steps, the PID scenario above, then the
+// DC-motor envelope (stall 45, peak 60, no-load speed 4) the drive does not see.
+void BM_Actuator_batched_N49152_delay_pid_dc_motor_double(benchmark::State& state) {
+  const Eigen::Index n = kBatchedJoints;
+  static const PidScenario<claw::Dynamic> scenario = make_pid_scenario<claw::Dynamic>(n);
+  const std::size_t bytes = actuator_update_bytes(static_cast<std::size_t>(n));
+  const double probe_seconds = claw_bench::triad_seconds_median(bytes);
+  claw::Actuator<double> actuator(n);
+  if (actuator.drive().configure(scenario.settings) != claw::Status::Ok ||
+      actuator.configure(2, claw::EffortLimits<double, claw::Dynamic>::dc_motor(
+                                45.0, 60.0, 4.0, n)) != claw::Status::Ok) {
+    state.SkipWithError("configure failed");
+    return;
+  }
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(n);
+  benchmark::DoNotOptimize(out.data());
+  int step = 0;
+  std::size_t which = 0;
+  bool all_ok = true;
+  const double seconds = claw_bench::timed_loop(state, [&] {
+    all_ok &=
+        actuator.update(scenario.target[which], scenario.q, scenario.v, out) == claw::Status::Ok;
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+    if (++step == kSwitchEvery) {
+      step = 0;
+      which ^= 1U;
+    }
+  });
+  if (!all_ok) state.SkipWithError("Actuator::update did not return Status::Ok");
+  claw_bench::set_roofline_counters(state, seconds, probe_seconds, bytes,
+                                    static_cast<std::size_t>(n));
+}
+
 void BM_StablePd_N7_full_inverse_mass_double(benchmark::State& state) {
   claw::StablePd<double, 7> stable;
   claw::StablePd<double, 7>::Settings settings = stable.settings();
@@ -163,6 +205,7 @@ BENCHMARK(BM_Pid_N7_fixed_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_Pid_N7_period_per_call_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_Pid_batched_N49152_dynamic_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_Pid_batched_N49152_period_per_call_double)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Actuator_batched_N49152_delay_pid_dc_motor_double)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_StablePd_N7_full_inverse_mass_double)->Unit(benchmark::kNanosecond);
 
 }  // namespace

@@ -4,6 +4,7 @@
 // firmware images small.
 #pragma once
 
+#include "claw/blocks/actuator.hpp"
 #include "claw/blocks/pd_adapter.hpp"
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/core/assert.hpp"
@@ -15,10 +16,13 @@
 #include "claw/integrators/zoh.hpp"
 #include "claw/laws/activation.hpp"
 #include "claw/laws/anti_windup.hpp"
+#include "claw/laws/delay_line.hpp"
 #include "claw/laws/effort_clamp.hpp"
 #include "claw/laws/pd.hpp"
 #include "claw/laws/pid.hpp"
+#include "claw/laws/pid_derived.hpp"
 #include "claw/laws/pid_presets.hpp"
+#include "claw/laws/position_effort_limit.hpp"
 #include "claw/laws/slew_limiter.hpp"
 #include "claw/laws/stable_pd.hpp"
 #include "claw/laws/velocity_servo.hpp"

@@ -20,6 +20,14 @@ int main() {
   claw::Pid<double, 2> pid;
   count(pid.configure(pid.settings()));
   count(pid.update(one, zero, zero, out));
+  claw::DelayLine<double, 2, 2, 4> line;
+  count(line.set_delay(2));
+  count(line.update(one, out));
+  claw::PositionEffortLimit<double, 2> position_limit;
+  count(position_limit.clamp(out, zero));
+  claw::Actuator<double, 2> actuator;
+  count(actuator.configure(1, claw::EffortLimits<double, 2>::symmetric(1.0)));
+  count(actuator.update(one, zero, zero, out));
   claw::PdController<double, 2> pd;
   count(pd.update(zero, zero, zero, out));
   claw::PdAdapter<double, 2> adapter;

@@ -92,7 +92,26 @@ inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
   }
 }
 
+// A kernel over long (batched) arrays runs as a function of its own where this marks it: inlined
+// behind a run-time dispatch, GCC 12 may estimate the copy's loop as rarely run and leave it
+// scalar; out of line the loop is vectorised (benchmarks: the batched rows' roofline_ratio).
+// Not when optimising for size (firmware), where a call per kernel costs more than it saves.
+#ifndef CLAW_DETAIL_NOINLINE
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__OPTIMIZE_SIZE__)
+#define CLAW_DETAIL_NOINLINE __attribute__((noinline))
+#else
+#define CLAW_DETAIL_NOINLINE
+#endif
+#endif
+
 namespace detail {
+
+/// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
+template <typename D>
+constexpr bool contiguous() noexcept {
+  return (static_cast<unsigned>(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) != 0 &&
+         D::InnerStrideAtCompileTime == 1;
+}
 
 /// True when x[0..n), y[0..n) and z[0..n) hold no NaN/Inf. x - x is +0 (all bits clear) for a
 /// finite x and NaN otherwise; ORing the bits over the spans, with no early exit and no branch

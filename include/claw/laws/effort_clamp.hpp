@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
@@ -187,6 +188,32 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
   }
   lower = -infinity<Scalar>();
   upper = infinity<Scalar>();
+}
+
+/// u[j] <- clip(u[j], lower, upper) with the DcMotor interval of effort_interval at v[j], as one
+/// loop over distinct arrays that the compiler vectorises; the same operations, so the same bits.
+/// A joint whose interval ends overflow (effort_interval's rare second branch) is left untouched
+/// here and reported: returns true when the caller must clamp some joint through effort_interval.
+template <typename Scalar>
+CLAW_DETAIL_NOINLINE bool dc_motor_clamp_contiguous(Eigen::Index n, Scalar* __restrict u,
+                                                    const Scalar* __restrict v,
+                                                    const Scalar* __restrict tsat,
+                                                    const Scalar* __restrict tmax,
+                                                    const Scalar* __restrict vlim) noexcept {
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+  Count fallbacks = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const Scalar ratio = std::fabs(vlim[j]) > kMax ? Scalar(0) : v[j] / vlim[j];
+    const Scalar up = tsat[j] * (Scalar(1) - ratio);
+    const Scalar lo = tsat[j] * (Scalar(-1) - ratio);
+    const bool finite =
+        (static_cast<int>(std::fabs(up) <= kMax) & static_cast<int>(std::fabs(lo) <= kMax)) != 0;
+    const Scalar clipped = clip(u[j], clip(lo, -tmax[j], tmax[j]), clip(up, -tmax[j], tmax[j]));
+    fallbacks += finite ? Count(0) : Count(1);
+    u[j] = finite ? clipped : u[j];
+  }
+  return fallbacks != 0;
 }
 
 }  // namespace detail

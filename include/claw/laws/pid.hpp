@@ -440,13 +440,19 @@ class Pid {
     const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
     auto kernel = [&](auto backward, auto constant, auto integral_lower,
                       bool backward_at_run_time) {
-      return detail::pid_simple<kFull, decltype(backward)::value, decltype(constant)::value,
-                                decltype(integral_lower)::value>(
-          size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-          s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
-          derived_.integral_lower.data(), derived_.integral_upper.data(),
-          derived_.effort_lower.data(), derived_.effort_upper.data(), integral_.data(),
-          effort.derived().data(), h, backward_at_run_time);
+      constexpr bool kB = decltype(backward)::value, kC = decltype(constant)::value;
+      constexpr bool kL = decltype(integral_lower)::value;
+      const auto run = [](auto... arguments) {  // batched sizes: the out-of-line kernel
+        if constexpr (N_ == Dynamic)
+          return detail::pid_simple_batch<kFull, kB, kC, kL>(arguments...);
+        else
+          return detail::pid_simple<kFull, kB, kC, kL>(arguments...);
+      };
+      return run(size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
+                 s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+                 derived_.integral_lower.data(), derived_.integral_upper.data(),
+                 derived_.effort_lower.data(), derived_.effort_upper.data(), integral_.data(),
+                 effort.derived().data(), h, backward_at_run_time);
     };
 #if defined(__OPTIMIZE_SIZE__)
     // -Os (firmware): one kernel, the integral rule a run-time choice, always reading c and the

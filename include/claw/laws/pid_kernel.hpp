@@ -31,13 +31,6 @@ namespace detail {
 #endif
 #endif
 
-/// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
-template <typename D>
-constexpr bool contiguous() noexcept {
-  return (static_cast<unsigned>(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) != 0 &&
-         D::InnerStrideAtCompileTime == 1;
-}
-
 /// Calls f(std::bool_constant<b>...) for the run-time booleans b: one instantiation per pattern.
 template <bool... kFlags, typename F>
 inline decltype(auto) with_bool_flags(F&& f) {
@@ -90,6 +83,13 @@ inline bool pid_simple(
     integral[j] = finite_step ? advanced : previous;
   }
   return failures != 0;
+}
+
+/// pid_simple out of line (CLAW_DETAIL_NOINLINE), for dynamic sizes; short fixed-size vectors keep
+/// the inlined kernel (no call).
+template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename... Arguments>
+CLAW_DETAIL_NOINLINE bool pid_simple_batch(Arguments... arguments) noexcept {
+  return pid_simple<kFull, kBackward, kConstant, kIntegralLower>(arguments...);
 }
 
 #if defined(__clang__)

@@ -1,0 +1,153 @@
+// claw/blocks/actuator.hpp: Actuator, the pipeline of a simulated drive per joint, as Newton's
+// Actuator: command delay -> PID drive -> output clamps (effort / DC-motor envelope, position
+// table).
+#pragma once
+
+#include <Eigen/Core>
+
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+#include "claw/laws/delay_line.hpp"
+#include "claw/laws/effort_clamp.hpp"
+#include "claw/laws/pid.hpp"
+#include "claw/laws/position_effort_limit.hpp"
+
+namespace claw {
+
+/// Per joint, in this order: the commands (q*, and v* and ff in the full form) delayed by D control
+/// steps (DelayLine); the Pid on the delayed commands and the current q, v (its own limits are the
+/// ones its anti-windup sees); then the output clamps the drive does not see, as Newton's clamping
+/// list: `output_limits` (EffortLimits: a maximum effort, bounds, or the DC-motor envelope at v),
+/// then the position table (PositionEffortLimit at q). The result equals these steps written by
+/// hand, bit for bit (test `Actuator equals its composition written by hand`). Hot calls are
+/// noexcept and allocate nothing; NaN/Inf inputs are refused (NonFiniteInput) with nothing touched.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_, int MaxDelay_ = 8, int MaxPoints_ = 8>
+class Actuator {
+ public:
+  using Scalar = Scalar_;
+  using VectorType = Vector<Scalar, N_, MaxN_>;
+  using Drive = Pid<Scalar, N_, MaxN_>;
+  using Delay = DelayLine<Scalar, N_, MaxN_, MaxDelay_>;
+  using PositionLimit = PositionEffortLimit<Scalar, N_, MaxN_, MaxPoints_>;
+
+  Actuator() : Actuator(N_ == Dynamic ? 0 : N_) {}
+
+  /// n joints: no delay, a zero-gain PID, no clamps (allocates here for dynamic sizes).
+  explicit Actuator(Eigen::Index n)
+      : drive_(n),
+        delays_{Delay(n), Delay(n), Delay(n)},
+        position_limit_(n),
+        target_(VectorType::Zero(n)),
+        target_velocity_(VectorType::Zero(n)),
+        feedforward_(VectorType::Zero(n)) {
+    output_limits_.resize(n);
+  }
+
+  Eigen::Index size() const noexcept { return drive_.size(); }
+
+  /// Installs the delay (0 ..= MaxDelay steps; the lines restart empty) and the output limits
+  /// (validate_effort_limits), all or nothing: InvalidParameter / SizeMismatch keep the old ones.
+  /// The drive and the position table are configured through drive() and position_limit().
+  Status configure(Eigen::Index delay_steps,
+                   const EffortLimits<Scalar, N_, MaxN_>& output_limits) noexcept {
+    if (size() == 0) return Status::SizeMismatch;
+    if (delay_steps < 0 || delay_steps > MaxDelay_) return Status::InvalidParameter;
+    const Status limits = validate_effort_limits(output_limits, size());
+    if (limits != Status::Ok) return limits;
+    for (Delay& line : delays_) (void)line.set_delay(delay_steps);
+    output_limits_ = output_limits;
+    return Status::Ok;
+  }
+
+  Drive& drive() noexcept { return drive_; }
+  const Drive& drive() const noexcept { return drive_; }
+  PositionLimit& position_limit() noexcept { return position_limit_; }
+  const PositionLimit& position_limit() const noexcept { return position_limit_; }
+  const EffortLimits<Scalar, N_, MaxN_>& output_limits() const noexcept { return output_limits_; }
+  Eigen::Index delay() const noexcept { return delays_[0].delay(); }
+
+  /// Restarts everything: the drive (Pid::reset) and the delay lines (empty).
+  void reset() noexcept {
+    drive_.reset();
+    for (Delay& line : delays_) line.reset();
+  }
+
+  /// Restarts the joints where `selected` is true (drive and delay lines), the others untouched.
+  template <typename DM>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected) noexcept {
+    if (size() == 0 || selected.size() != size()) return Status::SizeMismatch;
+    for (Delay& line : delays_) (void)line.reset_joints(selected);
+    return drive_.reset_joints(selected);
+  }
+
+  /// One control period with v* = 0 and ff = 0 (only q* is delayed).
+  template <typename DT, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (size() == 0 || !all_have_size(size(), target, q, v, out)) return Status::SizeMismatch;
+    // Each stage checks its own inputs; the line is taken back when the drive refuses q or v.
+    const Status delayed = delays_[0].update_into_scratch(target, target_);
+    if (delayed != Status::Ok) return delayed;
+    const Status driven = drive_.update(target_, q, v, out);
+    if (driven == Status::NonFiniteInput) delays_[0].revert(target_);
+    return driven == Status::NonFiniteInput ? driven : finish(driven, q, v, out);
+  }
+
+  /// One control period with target velocity v* [pos/s] and feedforward ff [effort], all delayed.
+  template <typename DT, typename DTV, typename DFF, typename DQ, typename DV, typename DOut>
+  Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DTV>& target_velocity,
+                const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
+      return Status::SizeMismatch;
+    if (!all_finite(target_velocity) || !all_finite(feedforward)) return Status::NonFiniteInput;
+    const Status delayed = delays_[0].update_into_scratch(target, target_);
+    if (delayed != Status::Ok) return delayed;
+    (void)delays_[1].update(target_velocity, target_velocity_);
+    (void)delays_[2].update(feedforward, feedforward_);
+    const Status driven = drive_.update(target_, target_velocity_, feedforward_, q, v, out);
+    if (driven == Status::NonFiniteInput) {
+      delays_[0].revert(target_);
+      delays_[1].revert(target_velocity_);
+      delays_[2].revert(feedforward_);
+      return driven;
+    }
+    return finish(driven, q, v, out);
+  }
+
+ private:
+  // The clamps after the drive, on the joints whose effort the drive wrote (a joint the drive held
+  // on NumericalOverflow keeps its last clamped effort, clamped again: a no-op).
+  template <typename DQ, typename DV, typename DOut>
+  Status finish(Status drive_status, const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
+                const Eigen::MatrixBase<DOut>& out) noexcept {
+    auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    const EffortLimits<Scalar, N_, MaxN_>& limits = output_limits_;
+    bool generic = limits.kind != EffortLimitKind::None;
+    if constexpr (detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+      if (limits.kind == EffortLimitKind::DcMotor &&
+          static_cast<const void*>(v.derived().data()) !=
+              static_cast<const void*>(effort.derived().data()))
+        generic = detail::dc_motor_clamp_contiguous(
+            size(), effort.derived().data(), v.derived().data(), limits.stall_effort.data(),
+            limits.peak_effort.data(), limits.no_load_speed.data());
+    }
+    if (generic) {  // every joint (clamping twice is a no-op), or those the kernel left
+      for (Eigen::Index j = 0; j < size(); ++j) {
+        Scalar lower, upper;
+        detail::effort_interval(limits, j, v.coeff(j), lower, upper);
+        effort.coeffRef(j) = clip(effort.coeff(j), lower, upper);
+      }
+    }
+    position_limit_.clamp_unchecked(effort, q);
+    return drive_status;
+  }
+
+  Drive drive_;
+  Delay delays_[3];  // q*, v*, ff
+  PositionLimit position_limit_;
+  EffortLimits<Scalar, N_, MaxN_> output_limits_;
+  VectorType target_, target_velocity_, feedforward_;  // the delayed commands of this step
+};
+
+}  // namespace claw

@@ -1,0 +1,179 @@
+// claw/laws/delay_line.hpp: DelayLine, a per-joint command delay of D control steps (a ring buffer
+// of bounded capacity, no heap after construction), as an actuator's transport delay.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "claw/core/assert.hpp"
+#include "claw/core/status.hpp"
+#include "claw/core/types.hpp"
+
+namespace claw {
+
+/// Delays a vector of n joints by D whole control steps, 0 <= D <= MaxDelay: the output of step k
+/// is the input of step k - D, bit for bit; for the first D steps after a reset it is the value the
+/// line was reset to (0 by default). D = 0 passes the input through. One delay for all joints of
+/// the line. update() refuses NaN/Inf input (NonFiniteInput) and wrong sizes (SizeMismatch),
+/// touching nothing; input and out may be the same vector. Allocation-free after construction.
+template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_, int MaxDelay_ = 8>
+class DelayLine {
+  static_assert(MaxDelay_ >= 1, "DelayLine: MaxDelay >= 1 (a delay of 0 needs no buffer)");
+
+ public:
+  using Scalar = Scalar_;
+  static constexpr int kMaxDelay = MaxDelay_;
+  // One row per slot (a slot holds every joint, contiguous), one column per joint.
+  using Buffer = Eigen::Matrix<Scalar, Dynamic, N_, (N_ == 1 ? Eigen::ColMajor : Eigen::RowMajor),
+                               MaxDelay_, MaxN_>;
+
+  DelayLine() : DelayLine(N_ == Dynamic ? 0 : N_) {}
+
+  /// A line for n joints with delay 0 (allocates here for dynamic sizes, never afterwards).
+  explicit DelayLine(Eigen::Index n) {
+    CLAW_ASSERT(N_ == Dynamic || n == N_, "DelayLine: size differs from the fixed size");
+    CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "DelayLine: size above MaxN");
+    buffer_.setZero(MaxDelay_, n);
+  }
+
+  Eigen::Index size() const noexcept { return buffer_.cols(); }
+  Eigen::Index delay() const noexcept { return delay_; }
+
+  /// Sets D (0 ..= MaxDelay, else InvalidParameter with nothing changed) and empties the line:
+  /// its next D outputs are 0.
+  Status set_delay(Eigen::Index steps) noexcept {
+    if (steps < 0 || steps > MaxDelay_) return Status::InvalidParameter;
+    delay_ = steps;
+    reset();
+    return Status::Ok;
+  }
+
+  /// Empties the line: the next D outputs are 0.
+  void reset() noexcept {
+    buffer_.setZero();
+    head_ = 0;
+  }
+
+  /// Fills the line with `value` (a held command): the next D outputs are `value`.
+  /// SizeMismatch / NonFiniteInput: nothing touched.
+  template <typename DV>
+  Status reset(const Eigen::MatrixBase<DV>& value) noexcept {
+    if (size() == 0 || value.size() != size()) return Status::SizeMismatch;
+    if (!all_finite(value)) return Status::NonFiniteInput;
+    for (Eigen::Index slot = 0; slot < MaxDelay_; ++slot) buffer_.row(slot) = value.transpose();
+    head_ = 0;
+    return Status::Ok;
+  }
+
+  /// Empties the line for the joints where `selected` is true (their next D outputs are 0); the
+  /// other joints' pending commands are untouched. SizeMismatch: nothing touched.
+  template <typename DM>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected) noexcept {
+    if (size() == 0 || selected.size() != size()) return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j)) buffer_.col(j).setZero();
+    return Status::Ok;
+  }
+
+  /// One control step: out = the input of D steps ago, and the input enters the line.
+  template <typename DI, typename DOut>
+  Status update(const Eigen::MatrixBase<DI>& input, const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (size() == 0 || !all_have_size(size(), input, out)) return Status::SizeMismatch;
+    if (!all_finite(input)) return Status::NonFiniteInput;
+    return step(input, out);
+  }
+
+  /// update() for a caller's scratch `out`: the input is checked in the same pass that moves it
+  /// (one pass over memory instead of two). On NonFiniteInput the line is unchanged but `out`
+  /// holds unspecified values.
+  template <typename DI, typename DOut>
+  Status update_into_scratch(const Eigen::MatrixBase<DI>& input,
+                             const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (size() == 0 || !all_have_size(size(), input, out)) return Status::SizeMismatch;
+    if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
+      Scalar* to = const_cast<Eigen::MatrixBase<DOut>&>(out).derived().data();
+      if (delay_ > 0 && static_cast<const void*>(input.derived().data()) != to) {
+        Scalar* slot = buffer_.row(head_).data();
+        if (swap_through(size(), input.derived().data(), to, slot)) {
+          restore_slot(size(), to, slot);  // out holds the slot's old values
+          return Status::NonFiniteInput;
+        }
+        head_ = (head_ + 1 == delay_) ? 0 : head_ + 1;
+        return Status::Ok;
+      }
+    }
+    return update(input, out);
+  }
+
+  /// Takes back the last update, given the `delayed` vector it wrote: the line is as before that
+  /// update (for a pipeline that refuses a later stage's input after this stage ran). Call it at
+  /// most once per update.
+  template <typename DD>
+  void revert(const Eigen::MatrixBase<DD>& delayed) noexcept {
+    if (delay_ == 0) return;
+    head_ = (head_ == 0) ? delay_ - 1 : head_ - 1;
+    buffer_.row(head_) = delayed.transpose();
+  }
+
+ private:
+  static_assert(N_ == 1 || Buffer::IsRowMajor, "a slot is one contiguous row");
+
+  template <typename DI, typename DOut>
+  Status step(const Eigen::MatrixBase<DI>& input, const Eigen::MatrixBase<DOut>& out) noexcept {
+    auto& delayed = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    if (delay_ == 0) {
+      for (Eigen::Index j = 0; j < size(); ++j) delayed.coeffRef(j) = input.coeff(j);
+      return Status::Ok;
+    }
+    Scalar* slot = buffer_.row(head_).data();  // contiguous: one row holds every joint
+    bool done = false;
+    if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
+      if (static_cast<const void*>(input.derived().data()) !=
+          static_cast<const void*>(delayed.derived().data())) {
+        (void)swap_through(size(), input.derived().data(), delayed.derived().data(), slot);
+        done = true;
+      }
+    }
+    if (!done) {
+      for (Eigen::Index j = 0; j < size(); ++j) {
+        const Scalar entering = input.coeff(j);  // read first: out may be the input
+        delayed.coeffRef(j) = slot[j];
+        slot[j] = entering;
+      }
+    }
+    head_ = (head_ + 1 == delay_) ? 0 : head_ + 1;
+    return Status::Ok;
+  }
+
+  // out = slot, slot = in over n joints, for distinct arrays (a loop the compiler vectorises);
+  // true when some input is NaN/Inf.
+  CLAW_DETAIL_NOINLINE static bool swap_through(Eigen::Index n, const Scalar* __restrict in,
+                                                Scalar* __restrict out,
+                                                Scalar* __restrict slot) noexcept {
+    constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+    // An integer as wide as Scalar counts the bad inputs, so the loop vectorises.
+    using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+    Count bad = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const Scalar x = in[j];
+      bad += std::fabs(x) <= kMax ? Count(0) : Count(1);
+      out[j] = slot[j];
+      slot[j] = x;
+    }
+    return bad != 0;
+  }
+  // Undoes swap_through on the slot, from its out (which holds the slot's old values).
+  static void restore_slot(Eigen::Index n, const Scalar* __restrict out,
+                           Scalar* __restrict slot) noexcept {
+    for (Eigen::Index j = 0; j < n; ++j) slot[j] = out[j];
+  }
+
+  Buffer buffer_;  // rows 0 .. D-1 in use; row head_ holds the oldest input
+  Eigen::Index delay_ = 0;
+  Eigen::Index head_ = 0;
+};
+
+}  // namespace claw
