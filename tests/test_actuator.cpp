@@ -220,3 +220,55 @@ TEST_CASE("Actuator equals its composition written by hand", "[actuator]") {
     }
   }
 }
+
+TEST_CASE("Actuator restarts: a held target, a mask, a range", "[actuator][reset]") {
+  const Eigen::Index n = 4;
+  claw::PidSettings<double> s;
+  s.resize(n);
+  s.kp.setConstant(50.0);
+  s.kd.setConstant(1.0);
+  const VecX q = VecX::LinSpaced(n, -2.0, 1.0), v = VecX::Zero(n);
+  auto make = [&] {
+    claw::Actuator<double> actuator(n);
+    REQUIRE(actuator.drive().configure(s) == Status::Ok);
+    REQUIRE(actuator.configure(2, claw::EffortLimits<double>::none(n)) == Status::Ok);
+    return actuator;
+  };
+  VecX out(n);
+  // Held at the measured q, the target q gives no effort from the first step on; emptied lines
+  // would give kp (0 - q) for two steps.
+  claw::Actuator<double> held = make();
+  REQUIRE(held.reset(q) == Status::Ok);
+  for (int k = 0; k < 4; ++k) {
+    REQUIRE(held.update(q, q, v, out) == Status::Ok);
+    REQUIRE(out.isZero(0.0));
+  }
+  claw::Actuator<double> empty = make();
+  REQUIRE(empty.update(q, q, v, out) == Status::Ok);
+  REQUIRE(same_bits(out, (50.0 * (VecX::Zero(n) - q)).eval()));
+  // One robot of two (joints 2, 3) restarted by range and by mask: the same numbers; restarted
+  // with a held target, its joints hold.
+  claw::Actuator<double> by_range = make(), by_mask = make(), by_held = make();
+  VecX out_range(n), out_mask(n), out_held(n);
+  for (int k = 0; k < 3; ++k) {
+    const VecX target = VecX::Constant(n, 0.3 * k);
+    REQUIRE(by_range.update(target, q, v, out_range) == Status::Ok);
+    REQUIRE(by_mask.update(target, q, v, out_mask) == Status::Ok);
+    REQUIRE(by_held.update(target, q, v, out_held) == Status::Ok);
+  }
+  Mask robot = Mask::Constant(n, false);
+  robot.segment(2, 2).setConstant(true);
+  REQUIRE(by_range.reset_joints(2, 2) == Status::Ok);
+  REQUIRE(by_mask.reset_joints(robot) == Status::Ok);
+  REQUIRE(by_held.reset_joints(robot, q) == Status::Ok);
+  REQUIRE(by_range.reset_joints(3, 2) == Status::SizeMismatch);
+  for (int k = 0; k < 3; ++k) {
+    const VecX target = q;
+    REQUIRE(by_range.update(target, q, v, out_range) == Status::Ok);
+    REQUIRE(by_mask.update(target, q, v, out_mask) == Status::Ok);
+    REQUIRE(by_held.update(target, q, v, out_held) == Status::Ok);
+    REQUIRE(same_bits(out_range, out_mask));
+    REQUIRE(same_bits(out_held.head(2), out_mask.head(2)));  // the other robot: as before
+    REQUIRE(out_held.tail(2).isZero(0.0));                   // held at q from the restart on
+  }
+}

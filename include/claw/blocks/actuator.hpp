@@ -66,13 +66,25 @@ class Actuator {
   const EffortLimits<Scalar, N_, MaxN_>& output_limits() const noexcept { return output_limits_; }
   Eigen::Index delay() const noexcept { return delays_[0].delay(); }
 
-  /// Restarts everything: the drive (Pid::reset) and the delay lines (empty).
+  /// Restarts everything: the drive (Pid::reset) and the delay lines, empty: for the next D steps
+  /// the drive sees q* = 0, v* = 0, ff = 0 (reset(held_target) holds a target instead).
   void reset() noexcept {
     drive_.reset();
     for (Delay& line : delays_) line.reset();
   }
 
-  /// Restarts the joints where `selected` is true (drive and delay lines), the others untouched.
+  /// reset(), with the q* line holding `held_target` (e.g. the measured q, so that the first D
+  /// steps hold the joints where they are). SizeMismatch / NonFiniteInput: nothing touched.
+  template <typename DT>
+  Status reset(const Eigen::MatrixBase<DT>& held_target) noexcept {
+    if (size() == 0 || held_target.size() != size()) return Status::SizeMismatch;
+    if (!all_finite(held_target)) return Status::NonFiniteInput;
+    reset();
+    return delays_[0].reset(held_target);
+  }
+
+  /// Restarts the joints where `selected` is true (drive and delay lines, empty as in reset()),
+  /// the others untouched.
   template <typename DM>
   Status reset_joints(const Eigen::DenseBase<DM>& selected) noexcept {
     if (size() == 0 || selected.size() != size()) return Status::SizeMismatch;
@@ -80,7 +92,28 @@ class Actuator {
     return drive_.reset_joints(selected);
   }
 
-  /// One control period with v* = 0 and ff = 0 (only q* is delayed).
+  /// As above, the selected joints' q* lines holding `held_target`. SizeMismatch /
+  /// NonFiniteInput (a selected joint's held target): nothing touched.
+  template <typename DM, typename DT>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected,
+                      const Eigen::MatrixBase<DT>& held_target) noexcept {
+    if (size() == 0 || selected.size() != size() || held_target.size() != size())
+      return Status::SizeMismatch;
+    const Status held = delays_[0].reset_joints(selected, held_target);
+    if (held != Status::Ok) return held;
+    for (Eigen::Index k = 1; k < 3; ++k) (void)delays_[k].reset_joints(selected);
+    return drive_.reset_joints(selected);
+  }
+
+  /// Restarts joints begin .. begin + count - 1 (one robot of a batch) as reset_joints(mask).
+  Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
+    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    for (Delay& line : delays_) (void)line.reset_joints(begin, count);
+    return drive_.reset_joints(begin, count);
+  }
+
+  /// One control period with v* = 0 and ff = 0: only the q* line advances (the v* and ff lines keep
+  /// their commands for the next full update), so use one form per actuator.
   template <typename DT, typename DQ, typename DV, typename DOut>
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {

@@ -20,7 +20,7 @@ enum class ActivationKind : std::uint8_t {
 };
 
 /// Settings of ActivationDynamics; every vector has one entry per joint.
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct ActivationSettings {
   using VectorType = Vector<Scalar, N, MaxN>;
   ActivationKind kind = ActivationKind::None;

@@ -78,6 +78,28 @@ class DelayLine {
     return Status::Ok;
   }
 
+  /// As above, the selected joints' lines holding `value` (their next D outputs): a held command.
+  /// SizeMismatch, NonFiniteInput (a selected joint's value): nothing touched.
+  template <typename DM, typename DV>
+  Status reset_joints(const Eigen::DenseBase<DM>& selected,
+                      const Eigen::MatrixBase<DV>& value) noexcept {
+    if (size() == 0 || selected.size() != size() || value.size() != size())
+      return Status::SizeMismatch;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j) && !std::isfinite(value.coeff(j))) return Status::NonFiniteInput;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j)) buffer_.col(j).setConstant(value.coeff(j));
+    return Status::Ok;
+  }
+
+  /// Empties the lines of joints begin .. begin + count - 1 (one robot of a batch); SizeMismatch
+  /// (nothing touched) when the range is not within 0 .. size() - 1.
+  Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
+    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    buffer_.middleCols(begin, count).setZero();
+    return Status::Ok;
+  }
+
   /// One control step: out = the input of D steps ago, and the input enters the line.
   template <typename DI, typename DOut>
   Status update(const Eigen::MatrixBase<DI>& input, const Eigen::MatrixBase<DOut>& out) noexcept {

@@ -30,7 +30,7 @@ enum class EffortLimitKind : std::uint8_t {
 /// A limit cannot be half set: the fields a kind does not read must stay infinite (the defaults),
 /// so `kind` left at None with finite bounds is refused (validate_effort_limits), never ignored.
 /// The factories none(), symmetric(), bounds() and dc_motor() state the intent in one call.
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct EffortLimits {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
   using VectorType = Vector<Scalar, N, MaxN>;

@@ -14,7 +14,7 @@ namespace claw {
 
 /// The quantities a Pid reads every step instead of recomputing them from PidSettings: refresh()
 /// runs at construction, configure() and set_gains(), never in update().
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct PidDerived {
   using VectorType = Vector<Scalar, N, MaxN>;
 

@@ -35,7 +35,7 @@ enum class IntegralRule : std::uint8_t {
 /// "effort" N m or N). The defaults (fixed sizes; dynamic ones start empty, see resize()) are a
 /// zero-gain law with no limits, no slew, no wrap, derivative on the velocity error, backward
 /// Euler.
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct PidSettings {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
   using VectorType = Vector<Scalar, N, MaxN>;

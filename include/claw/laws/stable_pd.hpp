@@ -14,7 +14,7 @@
 namespace claw {
 
 /// Settings of a StablePd (one entry per joint).
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct StablePdSettings {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
   using VectorType = Vector<Scalar, N, MaxN>;

@@ -11,7 +11,7 @@
 namespace claw {
 
 /// Settings of a VelocityServo (one entry per joint).
-template <typename Scalar, int N, int MaxN = N>
+template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct VelocityServoSettings {
   static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
   using VectorType = Vector<Scalar, N, MaxN>;
