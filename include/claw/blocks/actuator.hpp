@@ -107,7 +107,7 @@ class Actuator {
 
   /// Restarts joints begin .. begin + count - 1 (one robot of a batch) as reset_joints(mask).
   Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
-    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    if (!range_within(begin, count, size())) return Status::SizeMismatch;
     for (Delay& line : delays_) (void)line.reset_joints(begin, count);
     return drive_.reset_joints(begin, count);
   }
@@ -165,13 +165,8 @@ class Actuator {
             size(), effort.derived().data(), v.derived().data(), limits.stall_effort.data(),
             limits.peak_effort.data(), limits.no_load_speed.data());
     }
-    if (generic) {  // every joint (clamping twice is a no-op), or those the kernel left
-      for (Eigen::Index j = 0; j < size(); ++j) {
-        Scalar lower, upper;
-        detail::effort_interval(limits, j, v.coeff(j), lower, upper);
-        effort.coeffRef(j) = clip(effort.coeff(j), lower, upper);
-      }
-    }
+    // Every joint (clamping twice is a no-op), or those the kernel left.
+    if (generic) detail::clamp_effort_unchecked(limits, effort, v);
     position_limit_.clamp_unchecked(effort, q);
     return drive_status;
   }

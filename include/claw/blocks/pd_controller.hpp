@@ -288,14 +288,12 @@ class PdController {
                const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), q, v, out)) return Status::SizeMismatch;
     if (!all_finite(q) || !all_finite(v)) return Status::NonFiniteInput;
-    const auto& lo = settings_.bounds.lower;
-    const auto& hi = settings_.bounds.upper;
-    for (Eigen::Index j = 0; j < size(); ++j) {
-      state_(kPosition, j) = clip(q.coeff(j), lo(kPosition, j), hi(kPosition, j));
-      state_(kVelocity, j) = clip(v.coeff(j), lo(kVelocity, j), hi(kVelocity, j));
-      state_(kAcceleration, j) = Scalar(0);
-    }
-    return compute_effort(q, v, out);
+    auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    Status status = Status::Ok;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (!restart_joint(j, q.coeff(j), v.coeff(j), effort.coeffRef(j)))
+        status = Status::NumericalOverflow;
+    return status;
   }
 
   /// reset(q, v, out) for the joints where `selected` is true (one bool per joint: the robots of a
@@ -311,19 +309,10 @@ class PdController {
       if (selected.coeff(j) && !(std::isfinite(q.coeff(j)) && std::isfinite(v.coeff(j))))
         return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
-    const auto& lo = settings_.bounds.lower;
-    const auto& hi = settings_.bounds.upper;
     Status status = Status::Ok;
-    for (Eigen::Index j = 0; j < size(); ++j) {
-      if (!selected.coeff(j)) continue;
-      state_(kPosition, j) = clip(q.coeff(j), lo(kPosition, j), hi(kPosition, j));
-      state_(kVelocity, j) = clip(v.coeff(j), lo(kVelocity, j), hi(kVelocity, j));
-      state_(kAcceleration, j) = Scalar(0);
-      if (!detail::pd_joint_effort(state_(kPosition, j), state_(kVelocity, j), q.coeff(j),
-                                   v.coeff(j), settings_.kp.coeff(j), settings_.kd.coeff(j),
-                                   settings_.effort_limit.coeff(j), effort.coeffRef(j)))
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (selected.coeff(j) && !restart_joint(j, q.coeff(j), v.coeff(j), effort.coeffRef(j)))
         status = Status::NumericalOverflow;
-    }
     return status;
   }
 
@@ -472,6 +461,19 @@ class PdController {
       for (int row : {int(kPosition), int(kVelocity)})
         state_(row, j) =
             clip(state_(row, j), settings_.bounds.lower(row, j), settings_.bounds.upper(row, j));
+  }
+
+  // Joint j's bumpless start: p*, v* <- q, v clipped into the bounds, a* <- 0, and its PD effort
+  // into out_j (false, out_j held, on overflow).
+  bool restart_joint(Eigen::Index j, Scalar q, Scalar v, Scalar& out_j) noexcept {
+    const auto& lo = settings_.bounds.lower;
+    const auto& hi = settings_.bounds.upper;
+    state_(kPosition, j) = clip(q, lo(kPosition, j), hi(kPosition, j));
+    state_(kVelocity, j) = clip(v, lo(kVelocity, j), hi(kVelocity, j));
+    state_(kAcceleration, j) = Scalar(0);
+    return detail::pd_joint_effort(state_(kPosition, j), state_(kVelocity, j), q, v,
+                                   settings_.kp.coeff(j), settings_.kd.coeff(j),
+                                   settings_.effort_limit.coeff(j), out_j);
   }
 
   Settings settings_;

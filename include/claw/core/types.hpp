@@ -67,6 +67,12 @@ constexpr bool all_have_size(Eigen::Index n, const Vectors&... vectors) noexcept
   return ((vectors.size() == n) && ...);
 }
 
+/// True when indices begin .. begin + count - 1 lie within 0 .. size - 1 (count 0: any begin in
+/// 0 .. size); the test of every call that takes a range of joints.
+constexpr bool range_within(Eigen::Index begin, Eigen::Index count, Eigen::Index size) noexcept {
+  return begin >= 0 && count >= 0 && begin <= size - count;
+}
+
 /// True when every coefficient of m is finite (no NaN, no Inf).
 /// Branch-free (no early exit), so it costs the same for every input; on contiguous storage it
 /// counts with an integer as wide as Scalar, which the compiler can vectorise.

@@ -95,7 +95,7 @@ class DelayLine {
   /// Empties the lines of joints begin .. begin + count - 1 (one robot of a batch); SizeMismatch
   /// (nothing touched) when the range is not within 0 .. size() - 1.
   Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
-    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    if (!range_within(begin, count, size())) return Status::SizeMismatch;
     buffer_.middleCols(begin, count).setZero();
     return Status::Ok;
   }

@@ -216,6 +216,17 @@ CLAW_DETAIL_NOINLINE bool dc_motor_clamp_contiguous(Eigen::Index n, Scalar* __re
   return fallbacks != 0;
 }
 
+/// clamp_effort without its checks (valid limits, sizes and finite u, v are the caller's).
+template <typename Scalar, int N, int MaxN, typename DU, typename DV>
+void clamp_effort_unchecked(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::MatrixBase<DU>& u,
+                            const Eigen::MatrixBase<DV>& v) noexcept {
+  for (Eigen::Index j = 0; j < u.size(); ++j) {
+    Scalar lower, upper;
+    effort_interval(limits, j, v.coeff(j), lower, upper);
+    u.coeffRef(j) = clip(u.coeff(j), lower, upper);
+  }
+}
+
 }  // namespace detail
 
 /// Clamps efforts u (in place) to the limits at the measured velocities v, like the laws do:
@@ -230,11 +241,7 @@ Status clamp_effort(const EffortLimits<Scalar, N, MaxN>& limits,
   const Status limits_status = validate_effort_limits(limits, u.size());
   if (limits_status != Status::Ok) return limits_status;
   if (!all_finite(u) || !all_finite(v)) return Status::NonFiniteInput;
-  for (Eigen::Index j = 0; j < u.size(); ++j) {
-    Scalar lower, upper;
-    detail::effort_interval(limits, j, v.coeff(j), lower, upper);
-    u.coeffRef(j) = clip(u.coeff(j), lower, upper);
-  }
+  detail::clamp_effort_unchecked(limits, u, v);
   return Status::Ok;
 }
 

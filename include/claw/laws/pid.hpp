@@ -120,7 +120,7 @@ class Pid {
   /// Restarts joints begin .. begin + count - 1 as above (one robot's joints in a batch);
   /// SizeMismatch (nothing touched) when the range is not within 0 .. size() - 1.
   Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
-    if (begin < 0 || count < 0 || begin > size() - count) return Status::SizeMismatch;
+    if (!range_within(begin, count, size())) return Status::SizeMismatch;
     for (Eigen::Index j = begin; j < begin + count; ++j) restart_joint(j);
     return Status::Ok;
   }
@@ -215,8 +215,7 @@ class Pid {
   Status set_integral_term(Eigen::Index j, Scalar value) noexcept {
     if (j < 0 || j >= size()) return Status::SizeMismatch;
     if (!std::isfinite(value)) return Status::NonFiniteInput;
-    integral_.coeffRef(j) = value;
-    bind_integral();
+    integral_.coeffRef(j) = bounded_integral(j, value);
     return Status::Ok;
   }
   /// True when the next update is a first step: no derivative history, slew state taken per
@@ -246,17 +245,23 @@ class Pid {
     return Status::Ok;
   }
 
-  /// I within its bounds [derived_.integral_lower, derived_.integral_upper] (the I-term bounds
-  /// within IntegralClamp's), except under ITermClampInOutput, whose state is free: the invariant
-  /// every step keeps, so a forward-Euler output never uses an I outside them.
+  /// `value` as joint j's I: within its bounds [derived_.integral_lower, derived_.integral_upper]
+  /// (the I-term bounds within IntegralClamp's), except under ITermClampInOutput, whose state is
+  /// free. The invariant every step keeps, so a forward-Euler output never uses an I outside them.
+  Scalar bounded_integral(Eigen::Index j, Scalar value) const noexcept {
+    if (settings_.anti_windup == AntiWindup::ITermClampInOutput) return value;
+    return clip(value, derived_.integral_lower.coeff(j), derived_.integral_upper.coeff(j));
+  }
+
+  void bind_integral() noexcept {
+    for (Eigen::Index j = 0; j < size(); ++j)
+      integral_.coeffRef(j) = bounded_integral(j, integral_.coeff(j));
+  }
+
   void restart_joint(Eigen::Index j) noexcept {
-    const Scalar zero(0);
-    integral_.coeffRef(j) =
-        settings_.anti_windup == AntiWindup::ITermClampInOutput
-            ? zero
-            : clip(zero, derived_.integral_lower.coeff(j), derived_.integral_upper.coeff(j));
-    filtered_derivative_.coeffRef(j) = zero;
-    slew_state_.coeffRef(j) = zero;
+    integral_.coeffRef(j) = bounded_integral(j, Scalar(0));
+    filtered_derivative_.coeffRef(j) = Scalar(0);
+    slew_state_.coeffRef(j) = Scalar(0);
     restarted_.coeffRef(j) = true;
     any_restarted_ = true;
   }
@@ -265,13 +270,6 @@ class Pid {
     if (!any_restarted_) return;
     restarted_.setConstant(false);
     any_restarted_ = false;
-  }
-
-  void bind_integral() noexcept {
-    if (settings_.anti_windup == AntiWindup::ITermClampInOutput) return;
-    for (Eigen::Index j = 0; j < size(); ++j)
-      integral_.coeffRef(j) = clip(integral_.coeff(j), derived_.integral_lower.coeff(j),
-                                   derived_.integral_upper.coeff(j));
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
