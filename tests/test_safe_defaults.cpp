@@ -320,7 +320,7 @@ TEST_CASE("Time steps follow one contract: in a call, and in settings",
       // held value (a step of length 0 from the measurement: 0); a refused one leaves out alone.
       const bool accepted = expected(dt) == Status::Ok;
       CHECK(out == (advances ? V2(1e-3, -1e-3) : (accepted ? V2(0.0, 0.0) : V2(7.0, 8.0))));
-      CHECK(slew.state() == (advances ? V2(1e-3, -1e-3) : V2::Zero()));
+      CHECK(slew.limited() == (advances ? V2(1e-3, -1e-3) : V2::Zero()));
     }
   }
   // pd_adapter, the gym_jiminy drop-in, is the one exception: a negative step_dt is used as given.

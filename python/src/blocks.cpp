@@ -4,6 +4,7 @@
 #include <claw/blocks/pd_controller.hpp>
 
 #include "settings.hpp"
+#include "snapshot.hpp"
 
 namespace claw_python {
 
@@ -63,6 +64,8 @@ void bind_blocks(py::module_& m) {
       .value("Position", claw::PdActionOrder::Position, "action = target position")
       .value("Velocity", claw::PdActionOrder::Velocity, "action = target velocity");
 
+  py::class_<claw::NoState>(m, "NoState",
+                            "The empty snapshot of a block that keeps no state between calls.");
   py::class_<Controller>(
       m, "PdController",
       "PdController(n, **settings): gym_jiminy's PD controller block for n joints. It owns the\n"
@@ -220,6 +223,22 @@ void bind_blocks(py::module_& m) {
       "or when None +-min(2 vmax / step_dt, effort_limit / (kp step_dt max(step_dt, kd))).\n"
       "Returns (status, command_state_lower, command_state_upper, initial_command_state); the\n"
       "arrays are None unless status is Ok.");
+  // The controller's snapshot is its command state, a (3, N) array.
+  auto controller_class = py::reinterpret_borrow<py::class_<Controller>>(m.attr("PdController"));
+  controller_class
+      .def(
+          "state", [](const Controller& self) { return to_numpy(self.state()); },
+          "A snapshot: the command state (3, N) (a copy); set_state() restores it bit for bit.")
+      .def(
+          "set_state",
+          [](Controller& self, py::handle snapshot) {
+            return self.set_state(
+                matrix_in(snapshot, "PdController.set_state", "snapshot", 3, self.size()));
+          },
+          py::arg("snapshot"), "Restores a snapshot (3, N); returns Status.");
+  bind_logging(controller_class);
+  auto adapter_class = py::reinterpret_borrow<py::class_<Adapter>>(m.attr("PdAdapter"));
+  bind_snapshot(adapter_class);
 }
 
 }  // namespace claw_python

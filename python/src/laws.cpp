@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "settings.hpp"
+#include "snapshot.hpp"
 
 namespace claw_python {
 
@@ -228,6 +229,10 @@ void bind_laws(py::module_& m) {
       "Presets: Pid.mujoco_plugin, Pid.mujoco_native, Pid.newton, Pid.control_toolbox, Pid.drake,\n"
       "Pid.arduino. Invalid settings raise ValueError in the constructor; configure() returns the\n"
       "Status and keeps the old settings.";
+  py::class_<claw::PidState<double>>(
+      m, "PidState",
+      "An opaque snapshot of a Pid's (or VelocityServo's) state: state() makes one, set_state()\n"
+      "restores it.");
   py::class_<Pid>(m, "Pid", pid_doc.c_str())
       .def(py::init([](Eigen::Index n, const py::kwargs& kwargs) {
              PidSettings s;
@@ -517,6 +522,12 @@ void bind_laws(py::module_& m) {
           },
           py::arg("kp"), py::arg("ki"), py::arg("kd"),
           "Real-time-safe gain change; where I becomes 0 the error sum is reset. Returns Status.");
+  auto pid_class = py::reinterpret_borrow<py::class_<Pid>>(m.attr("Pid"));
+  bind_snapshot(pid_class);
+  auto stable_class = py::reinterpret_borrow<py::class_<StablePd>>(m.attr("StablePd"));
+  bind_snapshot(stable_class);
+  auto servo_class = py::reinterpret_borrow<py::class_<VelocityServo>>(m.attr("VelocityServo"));
+  bind_snapshot(servo_class);
 }
 
 }  // namespace claw_python

@@ -264,3 +264,40 @@ def test_help_and_stubs_name_everything_public():
         assert "[" in cls.__doc__ and "Keywords" in cls.__doc__ or "keywords" in cls.__doc__.lower()
     import inspect
     assert list(inspect.signature(claw.pd_controller).parameters)[-1] == "out"
+
+
+def test_snapshots_restore_bit_for_bit_and_name_every_scalar():
+    n, h = 3, 0.01
+    pid = claw.Pid(n, kp=20.0, ki=5.0, kd=0.3, dt=h)
+    steps = [(np.sin(0.3 * k + np.arange(n)), np.cos(0.2 * k + np.arange(n)), np.zeros(n))
+             for k in range(12)]
+    out = np.zeros(n)
+    for target, q, v in steps[:4]:
+        assert pid.update(target, q, v, out) == S.Ok
+    snapshot = pid.state()
+    first = []
+    for target, q, v in steps[4:]:
+        assert pid.update(target, q, v, out) == S.Ok
+        first.append(out.copy())
+    assert pid.set_state(snapshot) == S.Ok
+    for (target, q, v), expected in zip(steps[4:], first):
+        assert pid.update(target, q, v, out) == S.Ok
+        assert bits_equal(out, expected)
+    assert pid.set_state(claw.Pid(n + 1).state()) == S.SizeMismatch
+
+    joints = ["hip", "knee", "ankle"]
+    names = pid.state_fieldnames(joints)
+    assert len(names) == len(pid.state_values()) == 5 * n
+    assert names[:4] == ["integralTermhip", "integralTermknee", "integralTermankle", "previousErrorhip"]
+    assert bits_equal(pid.state_values()[:n], pid.integral_term)
+    assert pid.command_fieldnames(joints) == ["commandEfforthip", "commandEffortknee", "commandEffortankle"]
+    with pytest.raises(ValueError):
+        pid.state_fieldnames(joints[:2])
+
+    controller = claw.PdController(n)
+    assert controller.state_fieldnames(joints)[0] == "currentTargetPositionhip"
+    saved = controller.state()
+    assert saved.shape == (3, n)
+    assert controller.set_state(saved + 1.0) == S.Ok
+    assert bits_equal(controller.command_state, saved + 1.0)
+    assert claw.StablePd(n).set_state(claw.StablePd(n).state()) == S.Ok

@@ -28,6 +28,17 @@ int main() {
   claw::Actuator<double, 2> actuator;
   count(actuator.configure(1, claw::EffortLimits<double, 2>::symmetric(1.0)));
   count(actuator.update(one, zero, zero, out));
+  const claw::Actuator<double, 2>::State snapshot = actuator.state();
+  count(actuator.set_state(snapshot));
+  claw::PidState<double, 2> pid_state = pid.state();
+  count(pid.set_state(pid_state));
+  char name[32];
+  const char* joints[2] = {"a", "b"};
+  claw::state_field_names(actuator, joints, [&name](const claw::FieldName& f) {
+    static_cast<void>(f.write(name, sizeof name));
+  });
+  Eigen::VectorXd logged(claw::state_scalar_count(actuator));
+  count(claw::state_values(actuator, logged));
   claw::PdController<double, 2> pd;
   count(pd.update(zero, zero, zero, out));
   claw::PdAdapter<double, 2> adapter;

@@ -105,6 +105,8 @@ void run(FuzzInput& in) {
 
   Vec target(n), target_velocity(n), feedforward(n), q(n), v(n), out(n);
   out.setZero();
+  typename Law::State snapshot;  // op 6
+  bool have_snapshot = false;
   const int steps = in.integer(1, 48);
   for (int k = 0; k < steps; ++k) {
     const int op = in.integer(0, 12);
@@ -189,6 +191,47 @@ void run(FuzzInput& in) {
               "reset_joints touched a joint that was not selected");
       continue;
     }
+    if (op == 6) {
+      // Snapshots: take one, or restore the one held (perhaps with one scalar replaced by any
+      // value). NonFiniteInput exactly for NaN/Inf; Ok installs it bit for bit, with I within
+      // [iterm_min, iterm_max]; a refusal touches nothing.
+      if (!have_snapshot || in.boolean()) {
+        snapshot = pid.state();
+        have_snapshot = true;
+        continue;
+      }
+      typename Law::State candidate = snapshot;
+      if (in.boolean()) {
+        const Eigen::Index j = in.integer(0, int(n) - 1);
+        (in.boolean() ? candidate.integral : candidate.previous_error)(j) = in.value<Scalar>();
+      }
+      const bool finite_candidate =
+          claw_fuzz::finite(candidate.integral) && claw_fuzz::finite(candidate.previous_error);
+      const Vec integral_before = pid.integral_term();
+      const Status status = pid.set_state(candidate);
+      CLAW_FUZZ_CHECK((status == Status::NonFiniteInput) == !finite_candidate,
+                      "set_state: NonFiniteInput exactly for NaN/Inf");
+      CLAW_FUZZ_CHECK(status == Status::Ok || status == Status::NonFiniteInput ||
+                          status == Status::InvalidParameter,
+                      "set_state: status");
+      if (status != Status::Ok) {
+        CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.integral_term(), integral_before),
+                        "a refused snapshot touched I");
+        continue;
+      }
+      CLAW_FUZZ_CHECK(
+          claw_fuzz::same_bits(pid.integral_term(), candidate.integral) &&
+              claw_fuzz::same_bits(pid.state().previous_error, candidate.previous_error),
+          "set_state: the state is not the snapshot");
+      if (pid.settings().anti_windup != AntiWindup::ITermClampInOutput)
+        for (Eigen::Index j = 0; j < n; ++j)
+          CLAW_FUZZ_CHECK(candidate.integral(j) >= pid.settings().iterm_min(j) &&
+                              candidate.integral(j) <= pid.settings().iterm_max(j),
+                          "set_state accepted I outside [iterm_min, iterm_max]");
+      first = pid.next_step_is_first();
+      for (Eigen::Index j = 0; j < n; ++j) restarted(j) = candidate.restarted(j);
+      continue;
+    }
     // An update, short or full form, with finite or any inputs.
     const bool raw = in.byte() % 4 == 0;
     for (Eigen::Index j = 0; j < n; ++j) {
@@ -240,7 +283,7 @@ void run(FuzzInput& in) {
       continue;
     }
     CLAW_FUZZ_CHECK(status == Status::Ok || status == Status::NumericalOverflow, "update status");
-    CLAW_FUZZ_CHECK(claw_fuzz::finite(pid.integral_term()), "non-finite integral term");
+    CLAW_FUZZ_CHECK(pid.state().finite(), "the state holds NaN/Inf (so state() would not restore)");
     const Settings& s = pid.settings();
     const Scalar h = period;
     for (Eigen::Index j = 0; j < n; ++j) {

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/delay_line.hpp"
@@ -29,6 +30,14 @@ class Actuator {
   using Drive = Pid<Scalar, N_, MaxN_>;
   using Delay = DelayLine<Scalar, N_, MaxN_, MaxDelay_>;
   using PositionLimit = PositionEffortLimit<Scalar, N_, MaxN_, MaxPoints_>;
+  static constexpr const char* kCommandQuantity = "commandEffort";  ///< out, for logging
+
+  /// Everything the pipeline carries between periods: the drive's state and the three delay
+  /// lines' pending commands (the clamps keep none).
+  struct State {
+    typename Drive::State drive;
+    typename Delay::State target, target_velocity, feedforward;
+  };
 
   Actuator() : Actuator(N_ == Dynamic ? 0 : N_) {}
 
@@ -110,6 +119,50 @@ class Actuator {
     if (!range_within(begin, count, size())) return Status::SizeMismatch;
     for (Delay& line : delays_) (void)line.reset_joints(begin, count);
     return drive_.reset_joints(begin, count);
+  }
+
+  /// Snapshot (rollback, checkpoints), a copy (allocates for dynamic sizes); copy_state() fills
+  /// one of this size without allocating. set_state() restores the pipeline bit for bit.
+  State state() const {
+    State snapshot;
+    copy_state(snapshot);
+    return snapshot;
+  }
+  void copy_state(State& snapshot) const noexcept {
+    snapshot.drive = drive_.state();
+    snapshot.target = delays_[0].state();
+    snapshot.target_velocity = delays_[1].state();
+    snapshot.feedforward = delays_[2].state();
+  }
+  /// Restores a snapshot, all or nothing: refused as Pid::set_state and DelayLine::set_state
+  /// refuse their parts.
+  Status set_state(const State& snapshot) noexcept {
+    const typename Delay::State* lines[3] = {&snapshot.target, &snapshot.target_velocity,
+                                             &snapshot.feedforward};
+    for (int k = 0; k < 3; ++k) {
+      const Status line = delays_[k].accepts_state(*lines[k]);
+      if (line != Status::Ok) return line;
+    }
+    const Status drive_status = drive_.set_state(snapshot.drive);
+    if (drive_status != Status::Ok) return drive_status;
+    for (int k = 0; k < 3; ++k) (void)delays_[k].set_state(*lines[k]);
+    return Status::Ok;
+  }
+  /// Logging (core/fields.hpp): the drive's quantities, then each line's pending commands by slot.
+  int state_quantity_count() const noexcept {
+    return Drive::state_quantity_count() + 3 * static_cast<int>(delay());
+  }
+  StateQuantity state_quantity(int q) const noexcept {
+    constexpr const char* kLines[3] = {"pendingTarget", "pendingTargetVelocity",
+                                       "pendingFeedforward"};
+    if (q < Drive::state_quantity_count()) return Drive::state_quantity(q);
+    const int slot = q - Drive::state_quantity_count(), d = static_cast<int>(delay());
+    return {kLines[slot / d], slot % d};
+  }
+  Scalar state_value(int q, Eigen::Index j) const noexcept {
+    if (q < Drive::state_quantity_count()) return drive_.state_value(q, j);
+    const int slot = q - Drive::state_quantity_count(), d = static_cast<int>(delay());
+    return delays_[slot / d].pending(slot % d, j);
   }
 
   /// One control period with v* = 0 and ff = 0: only the q* line advances (the v* and ff lines keep

@@ -7,6 +7,7 @@
 
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/core/assert.hpp"
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -133,11 +134,13 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 /// It keeps no state between steps (the controller's command state is the pair's state), so
 /// restarting some joints is PdController::reset_joints alone.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
-class PdAdapter {
+class PdAdapter : public StatelessBlock<Scalar_> {
  public:
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using Controller = PdController<Scalar, N_, MaxN_>;
+  using State = NoState;  ///< the controller's command state is the pair's state
+  static constexpr const char* kCommandQuantity = "targetAcceleration";  ///< out, for logging
 
   struct Settings {
     PdActionOrder order = PdActionOrder::Velocity;  ///< gym_jiminy's default order is 1
@@ -191,6 +194,10 @@ class PdAdapter {
   }
 
   const Settings& settings() const noexcept { return settings_; }
+  /// The empty snapshot restores trivially: SizeMismatch for an adapter without joints, else Ok.
+  Status set_state(const State& /*snapshot*/) const noexcept {
+    return size() == 0 ? Status::SizeMismatch : Status::Ok;
+  }
 
  private:
   static Settings default_settings(Eigen::Index n) {

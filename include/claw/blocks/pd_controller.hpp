@@ -12,6 +12,7 @@
 
 #include "claw/blocks/pd_kernel.hpp"
 #include "claw/core/assert.hpp"
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -200,6 +201,8 @@ class PdController {
   using StateType = StateMatrix<Scalar, N_, MaxN_>;
   using BoundsType = StateBounds<Scalar, N_, MaxN_>;
   static constexpr Eigen::Index kDefaultSize = (N_ == Dynamic) ? 0 : N_;
+  using State = StateType;  ///< the command state S: all the block carries between periods
+  static constexpr const char* kCommandQuantity = "commandEffort";  ///< tau, for logging
 
   /// Settings of the block. Valid when: bounds pass validate_state_bounds(mode); kp >= 0 and
   /// kd >= 0 finite; effort_limit >= 0 (may be +inf); control_dt >= CLAW_MIN_TIME_STEP finite.
@@ -425,6 +428,18 @@ class PdController {
 
   /// The command state S = [p*; v*; a*] after the last call.
   const StateType& command_state() const noexcept { return state_; }
+  /// Snapshot (rollback, checkpoints): S; set_state() restores it bit for bit, refusing it as
+  /// set_command_state() does.
+  const State& state() const noexcept { return state_; }
+  Status set_state(const State& snapshot) noexcept { return set_command_state(snapshot); }
+  /// Logging (core/fields.hpp): the rows of S, named as gym_jiminy's PD controller names them.
+  static constexpr int state_quantity_count() noexcept { return 3; }
+  static StateQuantity state_quantity(int q) noexcept {
+    constexpr const char* kNames[3] = {"currentTargetPosition", "currentTargetVelocity",
+                                       "currentTargetAcceleration"};
+    return {kNames[q], -1};
+  }
+  Scalar state_value(int q, Eigen::Index j) const noexcept { return state_.coeff(q, j); }
   /// Writable command state, for adapters (PdAdapter's instantaneous mode). Keep it finite.
   StateType& mutable_command_state() noexcept { return state_; }
   /// The installed settings.

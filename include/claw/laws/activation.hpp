@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -53,13 +54,19 @@ class ActivationDynamics {
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using Settings = ActivationSettings<Scalar, N_, MaxN_>;
+  static constexpr const char* kCommandQuantity = "setpoint";  ///< r, for logging
+
+  /// What the dynamics carry between steps: the activation.
+  struct State {
+    VectorType activation;  ///< a per joint
+  };
 
   ActivationDynamics() : ActivationDynamics(N_ == Dynamic ? 0 : N_) {}
-  explicit ActivationDynamics(Eigen::Index n) : activation_(VectorType::Zero(n)) {
+  explicit ActivationDynamics(Eigen::Index n) : state_{VectorType::Zero(n)} {
     settings_.time_constant.setConstant(n, Scalar(1));
   }
 
-  Eigen::Index size() const noexcept { return activation_.size(); }
+  Eigen::Index size() const noexcept { return state_.activation.size(); }
 
   /// Validates and installs settings (old ones kept on failure); the activation is kept.
   Status configure(const Settings& settings) noexcept {
@@ -71,9 +78,9 @@ class ActivationDynamics {
   const Settings& settings() const noexcept { return settings_; }
 
   /// a = 0.
-  void reset() noexcept { activation_.setZero(); }
+  void reset() noexcept { state_.activation.setZero(); }
   /// The activation a per joint.
-  const VectorType& activation() const noexcept { return activation_; }
+  const VectorType& activation() const noexcept { return state_.activation; }
 
   /// One step of h = settings().dt: r and r' from u, then a advances. NumericalOverflow (finite
   /// u whose activation overflowed): that joint's outputs and activation held.
@@ -88,7 +95,7 @@ class ActivationDynamics {
     const Scalar h = settings_.dt;
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {
-      const Scalar uj = u.coeff(j), a = activation_.coeff(j);
+      const Scalar uj = u.coeff(j), a = state_.activation.coeff(j);
       Scalar rate = Scalar(0), next = uj;
       switch (settings_.kind) {
         case ActivationKind::None:
@@ -116,14 +123,30 @@ class ActivationDynamics {
       }
       r.coeffRef(j) = settings_.early ? next : a;
       r_dot.coeffRef(j) = rate;
-      activation_.coeffRef(j) = next;
+      state_.activation.coeffRef(j) = next;
     }
     return status;
   }
 
+  /// Snapshot (rollback, checkpoints): copy it, and set_state() restores the dynamics bit for bit.
+  const State& state() const noexcept { return state_; }
+  /// Restores a snapshot; SizeMismatch / NonFiniteInput (NaN/Inf) refuse it, nothing touched.
+  Status set_state(const State& snapshot) noexcept {
+    if (size() == 0 || snapshot.activation.size() != size()) return Status::SizeMismatch;
+    if (!all_finite(snapshot.activation)) return Status::NonFiniteInput;
+    state_.activation = snapshot.activation;
+    return Status::Ok;
+  }
+  /// Logging (core/fields.hpp): one quantity, a.
+  static constexpr int state_quantity_count() noexcept { return 1; }
+  static StateQuantity state_quantity(int /*q*/) noexcept { return {"activation", -1}; }
+  Scalar state_value(int /*q*/, Eigen::Index j) const noexcept {
+    return state_.activation.coeff(j);
+  }
+
  private:
   Settings settings_;
-  VectorType activation_;
+  State state_;
 };
 
 }  // namespace claw

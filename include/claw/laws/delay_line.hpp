@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "claw/core/assert.hpp"
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 
@@ -29,6 +30,13 @@ class DelayLine {
   // One row per slot (a slot holds every joint, contiguous), one column per joint.
   using Buffer = Eigen::Matrix<Scalar, Dynamic, N_, (N_ == 1 ? Eigen::ColMajor : Eigen::RowMajor),
                                MaxDelay_, MaxN_>;
+  static constexpr const char* kCommandQuantity = "delayedCommand";  ///< out, for logging
+
+  /// The pending commands: rows 0 .. D-1 of buffer in use, row head the oldest (the next out).
+  struct State {
+    Buffer buffer;
+    Eigen::Index head = 0;
+  };
 
   DelayLine() : DelayLine(N_ == Dynamic ? 0 : N_) {}
 
@@ -36,10 +44,10 @@ class DelayLine {
   explicit DelayLine(Eigen::Index n) {
     CLAW_ASSERT(N_ == Dynamic || n == N_, "DelayLine: size differs from the fixed size");
     CLAW_ASSERT(MaxN_ == Dynamic || n <= MaxN_, "DelayLine: size above MaxN");
-    buffer_.setZero(MaxDelay_, n);
+    state_.buffer.setZero(MaxDelay_, n);
   }
 
-  Eigen::Index size() const noexcept { return buffer_.cols(); }
+  Eigen::Index size() const noexcept { return state_.buffer.cols(); }
   Eigen::Index delay() const noexcept { return delay_; }
 
   /// Sets D (0 ..= MaxDelay, else InvalidParameter with nothing changed) and empties the line:
@@ -53,8 +61,8 @@ class DelayLine {
 
   /// Empties the line: the next D outputs are 0.
   void reset() noexcept {
-    buffer_.setZero();
-    head_ = 0;
+    state_.buffer.setZero();
+    state_.head = 0;
   }
 
   /// Fills the line with `value` (a held command): the next D outputs are `value`.
@@ -63,8 +71,9 @@ class DelayLine {
   Status reset(const Eigen::MatrixBase<DV>& value) noexcept {
     if (size() == 0 || value.size() != size()) return Status::SizeMismatch;
     if (!all_finite(value)) return Status::NonFiniteInput;
-    for (Eigen::Index slot = 0; slot < MaxDelay_; ++slot) buffer_.row(slot) = value.transpose();
-    head_ = 0;
+    for (Eigen::Index slot = 0; slot < MaxDelay_; ++slot)
+      state_.buffer.row(slot) = value.transpose();
+    state_.head = 0;
     return Status::Ok;
   }
 
@@ -74,7 +83,7 @@ class DelayLine {
   Status reset_joints(const Eigen::DenseBase<DM>& selected) noexcept {
     if (size() == 0 || selected.size() != size()) return Status::SizeMismatch;
     for (Eigen::Index j = 0; j < size(); ++j)
-      if (selected.coeff(j)) buffer_.col(j).setZero();
+      if (selected.coeff(j)) state_.buffer.col(j).setZero();
     return Status::Ok;
   }
 
@@ -88,7 +97,7 @@ class DelayLine {
     for (Eigen::Index j = 0; j < size(); ++j)
       if (selected.coeff(j) && !std::isfinite(value.coeff(j))) return Status::NonFiniteInput;
     for (Eigen::Index j = 0; j < size(); ++j)
-      if (selected.coeff(j)) buffer_.col(j).setConstant(value.coeff(j));
+      if (selected.coeff(j)) state_.buffer.col(j).setConstant(value.coeff(j));
     return Status::Ok;
   }
 
@@ -96,7 +105,7 @@ class DelayLine {
   /// (nothing touched) when the range is not within 0 .. size() - 1.
   Status reset_joints(Eigen::Index begin, Eigen::Index count) noexcept {
     if (!range_within(begin, count, size())) return Status::SizeMismatch;
-    buffer_.middleCols(begin, count).setZero();
+    state_.buffer.middleCols(begin, count).setZero();
     return Status::Ok;
   }
 
@@ -108,6 +117,35 @@ class DelayLine {
     return step(input, out);
   }
 
+  /// Snapshot (rollback, checkpoints): copy it, and set_state() restores the line bit for bit
+  /// under the same delay.
+  const State& state() const noexcept { return state_; }
+  /// Restores a snapshot. Refused, nothing touched: SizeMismatch (buffer not MaxDelay x size()),
+  /// NonFiniteInput (NaN/Inf), InvalidParameter (head outside 0 .. max(D, 1) - 1).
+  Status set_state(const State& snapshot) noexcept {
+    const Status status = accepts_state(snapshot);
+    if (status == Status::Ok) state_ = snapshot;
+    return status;
+  }
+  /// What set_state() would answer, touching nothing.
+  Status accepts_state(const State& snapshot) const noexcept {
+    if (size() == 0 || snapshot.buffer.rows() != MaxDelay_ || snapshot.buffer.cols() != size())
+      return Status::SizeMismatch;
+    if (!all_finite(snapshot.buffer)) return Status::NonFiniteInput;
+    if (snapshot.head < 0 || snapshot.head >= (delay_ > 0 ? delay_ : 1))
+      return Status::InvalidParameter;
+    return Status::Ok;
+  }
+  /// Joint j's command `slot` steps from leaving the line (0: the next output), 0 <= slot < D.
+  Scalar pending(int slot, Eigen::Index j) const noexcept {
+    const Eigen::Index row = (state_.head + slot) % delay_;
+    return state_.buffer.coeff(row, j);
+  }
+  /// Logging (core/fields.hpp): one quantity per slot, the next output first.
+  int state_quantity_count() const noexcept { return static_cast<int>(delay_); }
+  static StateQuantity state_quantity(int slot) noexcept { return {"pendingCommand", slot}; }
+  Scalar state_value(int slot, Eigen::Index j) const noexcept { return pending(slot, j); }
+
   /// update() for a caller's scratch `out`: the input is checked in the same pass that moves it
   /// (one pass over memory instead of two). On NonFiniteInput the line is unchanged but `out`
   /// holds unspecified values.
@@ -118,12 +156,12 @@ class DelayLine {
     if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
       Scalar* to = const_cast<Eigen::MatrixBase<DOut>&>(out).derived().data();
       if (delay_ > 0 && static_cast<const void*>(input.derived().data()) != to) {
-        Scalar* slot = buffer_.row(head_).data();
+        Scalar* slot = state_.buffer.row(state_.head).data();
         if (swap_through(size(), input.derived().data(), to, slot)) {
           restore_slot(size(), to, slot);  // out holds the slot's old values
           return Status::NonFiniteInput;
         }
-        head_ = (head_ + 1 == delay_) ? 0 : head_ + 1;
+        state_.head = (state_.head + 1 == delay_) ? 0 : state_.head + 1;
         return Status::Ok;
       }
     }
@@ -136,8 +174,8 @@ class DelayLine {
   template <typename DD>
   void revert(const Eigen::MatrixBase<DD>& delayed) noexcept {
     if (delay_ == 0) return;
-    head_ = (head_ == 0) ? delay_ - 1 : head_ - 1;
-    buffer_.row(head_) = delayed.transpose();
+    state_.head = (state_.head == 0) ? delay_ - 1 : state_.head - 1;
+    state_.buffer.row(state_.head) = delayed.transpose();
   }
 
  private:
@@ -150,7 +188,7 @@ class DelayLine {
       for (Eigen::Index j = 0; j < size(); ++j) delayed.coeffRef(j) = input.coeff(j);
       return Status::Ok;
     }
-    Scalar* slot = buffer_.row(head_).data();  // contiguous: one row holds every joint
+    Scalar* slot = state_.buffer.row(state_.head).data();  // contiguous: one row holds every joint
     bool done = false;
     if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
       if (static_cast<const void*>(input.derived().data()) !=
@@ -166,7 +204,7 @@ class DelayLine {
         slot[j] = entering;
       }
     }
-    head_ = (head_ + 1 == delay_) ? 0 : head_ + 1;
+    state_.head = (state_.head + 1 == delay_) ? 0 : state_.head + 1;
     return Status::Ok;
   }
 
@@ -193,9 +231,8 @@ class DelayLine {
     for (Eigen::Index j = 0; j < n; ++j) slot[j] = out[j];
   }
 
-  Buffer buffer_;  // rows 0 .. D-1 in use; row head_ holds the oldest input
+  State state_;
   Eigen::Index delay_ = 0;
-  Eigen::Index head_ = 0;
 };
 
 }  // namespace claw

@@ -15,6 +15,7 @@
 #include "claw/laws/pid_derived.hpp"
 #include "claw/laws/pid_kernel.hpp"
 #include "claw/laws/pid_settings.hpp"
+#include "claw/laws/pid_state.hpp"
 #include "claw/laws/slew_limiter.hpp"
 
 namespace claw {
@@ -38,6 +39,8 @@ class Pid {
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using Settings = PidSettings<Scalar, N_, MaxN_>;
+  using State = PidState<Scalar, N_, MaxN_>;
+  static constexpr const char* kCommandQuantity = "commandEffort";  ///< out, for logging
 
   Pid() : Pid(N_ == Dynamic ? 0 : N_) {}
 
@@ -49,16 +52,11 @@ class Pid {
       settings_.resize(n);
       derived_.resize(n);
     }
-    integral_.setZero(n);
-    previous_error_.setZero(n);
-    previous_measurement_.setZero(n);
-    slew_state_.setZero(n);
-    filtered_derivative_.setZero(n);
-    restarted_.setConstant(n, false);
+    if (N_ == Dynamic) state_ = State(n);
     derived_.refresh(settings_);
   }
 
-  Eigen::Index size() const noexcept { return integral_.size(); }
+  Eigen::Index size() const noexcept { return state_.integral.size(); }
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
   /// The state (integral, previous error, slew, filter) is kept: call reset() to restart; only
@@ -95,11 +93,11 @@ class Pid {
   /// Restart: integral 0 (within its bounds), filter 0, the next step is a first step (no
   /// derivative history, slew state taken per SlewStart).
   void reset() noexcept {
-    integral_.setZero();
-    filtered_derivative_.setZero();
-    slew_state_.setZero();
-    first_ = true;
-    measurement_seeded_ = false;
+    state_.integral.setZero();
+    state_.filtered_derivative.setZero();
+    state_.slew_state.setZero();
+    state_.first = true;
+    state_.measurement_seeded = false;
     forget_joint_restarts();
     bind_integral();
   }
@@ -141,10 +139,10 @@ class Pid {
       if (!std::isfinite(output.coeff(j) - settings_.constant_effort.coeff(j)))
         return Status::NumericalOverflow;
     reset();
-    integral_ = output - settings_.constant_effort;
+    state_.integral = output - settings_.constant_effort;
     bind_integral();
-    previous_measurement_ = measurement;
-    measurement_seeded_ = true;
+    state_.previous_measurement = measurement;
+    state_.measurement_seeded = true;
     return Status::Ok;
   }
 
@@ -194,11 +192,11 @@ class Pid {
   }
 
   /// Integral term I [effort] per joint.
-  const VectorType& integral_term() const noexcept { return integral_; }
+  const VectorType& integral_term() const noexcept { return state_.integral; }
   /// Error integral z = I / ki [pos s] of joint j (0 when ki = 0): MuJoCo's act state.
   Scalar error_integral(Eigen::Index j) const noexcept {
     const Scalar ki = settings_.ki.coeff(j);
-    return ki != Scalar(0) ? integral_.coeff(j) / ki : Scalar(0);
+    return ki != Scalar(0) ? state_.integral.coeff(j) / ki : Scalar(0);
   }
   /// Replaces the integral term (e.g. to hand over from another controller), clipped into I's
   /// bounds (bind_integral). NonFiniteInput on NaN/Inf.
@@ -206,7 +204,7 @@ class Pid {
   Status set_integral_term(const Eigen::MatrixBase<DI>& integral) noexcept {
     if (!sized(integral)) return Status::SizeMismatch;
     if (!all_finite(integral)) return Status::NonFiniteInput;
-    integral_ = integral;
+    state_.integral = integral;
     bind_integral();
     return Status::Ok;
   }
@@ -215,15 +213,36 @@ class Pid {
   Status set_integral_term(Eigen::Index j, Scalar value) noexcept {
     if (j < 0 || j >= size()) return Status::SizeMismatch;
     if (!std::isfinite(value)) return Status::NonFiniteInput;
-    integral_.coeffRef(j) = bounded_integral(j, value);
+    state_.integral.coeffRef(j) = bounded_integral(j, value);
     return Status::Ok;
   }
   /// True when the next update is a first step: no derivative history, slew state taken per
   /// SlewStart (after construction, reset(), or steps on the fast path; see the class comment).
-  bool next_step_is_first() const noexcept { return first_ || !history_valid_; }
+  bool next_step_is_first() const noexcept { return state_.first || !state_.history_valid; }
   /// Slew limiter state s (the last limited setpoint) per joint.
-  const VectorType& slew_state() const noexcept { return slew_state_; }
+  const VectorType& slew_state() const noexcept { return state_.slew_state; }
   const Settings& settings() const noexcept { return settings_; }
+
+  /// Everything carried between steps (rollback, checkpoints): copy it, keep it, and set_state()
+  /// restores the Pid bit for bit under the same settings. Copying into a snapshot of this size
+  /// allocates nothing.
+  const State& state() const noexcept { return state_; }
+  /// Restores a snapshot. Refused, nothing touched: SizeMismatch (a member's size is not size()),
+  /// NonFiniteInput (NaN/Inf), InvalidParameter (an integral outside I's current bounds).
+  Status set_state(const State& snapshot) noexcept {
+    if (size() == 0 || !snapshot.has_size(size())) return Status::SizeMismatch;
+    if (!snapshot.finite()) return Status::NonFiniteInput;
+    for (Eigen::Index j = 0; j < size(); ++j)
+      if (bounded_integral(j, snapshot.integral.coeff(j)) != snapshot.integral.coeff(j))
+        return Status::InvalidParameter;
+    state_ = snapshot;
+    state_.any_restarted = state_.restarted.any();
+    return Status::Ok;
+  }
+  /// Logging (core/fields.hpp): the state's quantities, one scalar per joint each.
+  static constexpr int state_quantity_count() noexcept { return State::kQuantityCount; }
+  static StateQuantity state_quantity(int q) noexcept { return State::quantity(q); }
+  Scalar state_value(int q, Eigen::Index j) const noexcept { return state_.value(q, j); }
 
  private:
   /// The Pid has joints (size 0 refuses every call) and every vector has size() entries.
@@ -255,21 +274,21 @@ class Pid {
 
   void bind_integral() noexcept {
     for (Eigen::Index j = 0; j < size(); ++j)
-      integral_.coeffRef(j) = bounded_integral(j, integral_.coeff(j));
+      state_.integral.coeffRef(j) = bounded_integral(j, state_.integral.coeff(j));
   }
 
   void restart_joint(Eigen::Index j) noexcept {
-    integral_.coeffRef(j) = bounded_integral(j, Scalar(0));
-    filtered_derivative_.coeffRef(j) = Scalar(0);
-    slew_state_.coeffRef(j) = Scalar(0);
-    restarted_.coeffRef(j) = true;
-    any_restarted_ = true;
+    state_.integral.coeffRef(j) = bounded_integral(j, Scalar(0));
+    state_.filtered_derivative.coeffRef(j) = Scalar(0);
+    state_.slew_state.coeffRef(j) = Scalar(0);
+    state_.restarted.coeffRef(j) = true;
+    state_.any_restarted = true;
   }
 
   void forget_joint_restarts() noexcept {
-    if (!any_restarted_) return;
-    restarted_.setConstant(false);
-    any_restarted_ = false;
+    if (!state_.any_restarted) return;
+    state_.restarted.setConstant(false);
+    state_.any_restarted = false;
   }
 
   Scalar wrap(Scalar x, Eigen::Index j) const noexcept {
@@ -298,18 +317,18 @@ class Pid {
     }
     const Settings& s = settings_;
     // The simple path keeps no error/measurement history: after it, start the history afresh.
-    const bool all_first = first_ || !history_valid_;
-    const bool all_known = !all_first || measurement_seeded_;  // the measurement history
+    const bool all_first = state_.first || !state_.history_valid;
+    const bool all_known = !all_first || state_.measurement_seeded;  // the measurement history
     Status status = Status::Ok;
     for (Eigen::Index j = 0; j < size(); ++j) {
-      const bool restarted = any_restarted_ && restarted_.coeff(j);  // reset_joints
+      const bool restarted = state_.any_restarted && state_.restarted.coeff(j);  // reset_joints
       const bool first = all_first || restarted;
       const bool measurement_known = all_known && !restarted;
       const Scalar y = q.coeff(j);
       const Scalar vel = v.coeff(j);
       Scalar r = target.coeff(j);
       if (derived_.has_target_range) r = clip(r, s.target_min.coeff(j), s.target_max.coeff(j));
-      Scalar slew = slew_state_.coeff(j);
+      Scalar slew = state_.slew_state.coeff(j);
       if (derived_.has_slew)
         r = detail::slew_limit(r, y, s.slew_rate.coeff(j), h, first, s.slew_start, slew);
       Scalar vr = Scalar(0), ff = Scalar(0);
@@ -324,8 +343,8 @@ class Pid {
       const Scalar e = derived_.has_wrap ? wrap(r - y, j) : r - y;
       const Scalar dy = !measurement_known
                             ? Scalar(0)
-                            : (derived_.has_wrap ? wrap(y - previous_measurement_.coeff(j), j)
-                                                 : y - previous_measurement_.coeff(j));
+                            : (derived_.has_wrap ? wrap(y - state_.previous_measurement.coeff(j), j)
+                                                 : y - state_.previous_measurement.coeff(j));
 
       // Derivative.
       Scalar d;
@@ -335,7 +354,7 @@ class Pid {
           break;
         case DerivativeSource::ErrorDifference:
           if (!first)
-            d = (e - previous_error_.coeff(j)) / h;
+            d = (e - state_.previous_error.coeff(j)) / h;
           else
             d = s.derivative_from_zero_error ? e / h : Scalar(0);
           break;
@@ -343,7 +362,7 @@ class Pid {
           d = -dy / h;
           break;
       }
-      Scalar d_filtered = filtered_derivative_.coeff(j);
+      Scalar d_filtered = state_.filtered_derivative.coeff(j);
       if (derived_.has_filter) {
         const Scalar n_filter = s.derivative_filter.coeff(j);
         if (n_filter > Scalar(0) && !std::isinf(n_filter)) {
@@ -354,7 +373,7 @@ class Pid {
 
       // Integral: the increment of this step, the value the output uses, and the next state.
       const Scalar kp = s.kp.coeff(j), ki = s.ki.coeff(j), kd = s.kd.coeff(j);
-      const Scalar integral = integral_.coeff(j);
+      const Scalar integral = state_.integral.coeff(j);
       Scalar e_integrated = e;
       if (s.anti_windup == AntiWindup::StopAtLimit && ki != Scalar(0)) {
         // On z = I / ki (dz = e h whatever ki's sign): |z| >= integral_max is |ki| z >=
@@ -402,21 +421,24 @@ class Pid {
         // Forward Euler: I + h (ki e + (u_sat - u) / Tt), then the bounds (control_toolbox).
         next = clip((backward ? advanced : stepped) + h * ((u_sat - u) / tt), lo, hi);
       }
-      if (!std::isfinite(u_sat) || !std::isfinite(next)) {
-        status = Status::NumericalOverflow;  // hold this joint's output and state
+      // Committed only when the output and everything stored are finite (the state never holds
+      // NaN/Inf, so state() always passes set_state()); else this joint is held.
+      if (!std::isfinite(u_sat) || !std::isfinite(next) || !std::isfinite(e) ||
+          !std::isfinite(d_filtered)) {
+        status = Status::NumericalOverflow;
         continue;
       }
       effort.coeffRef(j) = u_sat;
-      integral_.coeffRef(j) = next;
-      previous_error_.coeffRef(j) = e;
-      previous_measurement_.coeffRef(j) = y;
-      slew_state_.coeffRef(j) = slew;
-      filtered_derivative_.coeffRef(j) = d_filtered;
+      state_.integral.coeffRef(j) = next;
+      state_.previous_error.coeffRef(j) = e;
+      state_.previous_measurement.coeffRef(j) = y;
+      state_.slew_state.coeffRef(j) = slew;
+      state_.filtered_derivative.coeffRef(j) = d_filtered;
     }
-    first_ = false;
-    measurement_seeded_ = false;
+    state_.first = false;
+    state_.measurement_seeded = false;
     forget_joint_restarts();
-    history_valid_ = true;
+    state_.history_valid = true;
     return status;
   }
 
@@ -449,7 +471,7 @@ class Pid {
       return run(size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
                  s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
                  derived_.integral_lower.data(), derived_.integral_upper.data(),
-                 derived_.effort_lower.data(), derived_.effort_upper.data(), integral_.data(),
+                 derived_.effort_lower.data(), derived_.effort_upper.data(), state_.integral.data(),
                  effort.derived().data(), h, backward_at_run_time);
     };
 #if defined(__OPTIMIZE_SIZE__)
@@ -465,25 +487,16 @@ class Pid {
         s.integral_rule == IntegralRule::BackwardEuler, !derived_.zero_constant_effort,
         !derived_.symmetric_integral);
 #endif
-    first_ = false;
-    measurement_seeded_ = false;
+    state_.first = false;
+    state_.measurement_seeded = false;
     forget_joint_restarts();
-    history_valid_ = false;
+    state_.history_valid = false;
     return overflow ? Status::NumericalOverflow : Status::Ok;
   }
 
   Settings settings_;
-  VectorType integral_;
-  VectorType previous_error_;
-  VectorType previous_measurement_;
-  VectorType slew_state_;
-  VectorType filtered_derivative_;
+  State state_;
   PidDerived<Scalar, N_, MaxN_> derived_;  // from settings_, refreshed whenever they change
-  Eigen::Array<bool, N_, 1, 0, MaxN_, 1> restarted_;  // joints restarted by reset_joints
-  bool any_restarted_ = false;                        // some restarted_ entry is true
-  bool first_ = true;
-  bool measurement_seeded_ = false;  // reset(measurement, output): previous_measurement_ is current
-  bool history_valid_ = true;        // previous error / measurement / slew state are current
 };
 
 using Pid7d = Pid<double, 7>;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "claw/core/interval.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -118,9 +119,10 @@ struct PidSettings {
   }
 
   /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is not accepted
-  /// (accepts_gain); c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair has min >
-  /// max or NaN; a slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid
-  /// setting (valid_time_step_setting: finite, >= 1e-9 s); limits invalid (validate_effort_limits).
+  /// (accepts_gain); c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair not an
+  /// interval of reals (detail::is_valid_interval: min > max, NaN, min = +inf or max = -inf); a
+  /// slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid setting
+  /// (valid_time_step_setting: finite, >= 1e-9 s); limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
     for (const VectorType* v : {&kp, &ki, &kd, &constant_effort, &derivative_filter, &integral_max,
                                 &iterm_min, &iterm_max, &error_deadband, &tracking_time, &slew_rate,
@@ -138,10 +140,10 @@ struct PidSettings {
       if (!(slew_rate.coeff(j) > Scalar(0))) return Status::InvalidParameter;
       if (!std::isfinite(wrap_period.coeff(j)) || wrap_period.coeff(j) < Scalar(0))
         return Status::InvalidParameter;
-      if (!(iterm_min.coeff(j) <= iterm_max.coeff(j)) ||
-          !(target_min.coeff(j) <= target_max.coeff(j)) ||
-          !(target_velocity_min.coeff(j) <= target_velocity_max.coeff(j)) ||
-          !(feedforward_min.coeff(j) <= feedforward_max.coeff(j)))
+      if (!detail::is_valid_interval(iterm_min.coeff(j), iterm_max.coeff(j)) ||
+          !detail::is_valid_interval(target_min.coeff(j), target_max.coeff(j)) ||
+          !detail::is_valid_interval(target_velocity_min.coeff(j), target_velocity_max.coeff(j)) ||
+          !detail::is_valid_interval(feedforward_min.coeff(j), feedforward_max.coeff(j)))
         return Status::InvalidParameter;
     }
     return validate_effort_limits(limits, n);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -49,12 +50,19 @@ class SlewLimiter {
  public:
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
+  static constexpr const char* kCommandQuantity = "limitedTarget";  ///< out, for logging
+
+  /// What the limiter carries between calls: the last output and the first-step flag.
+  struct State {
+    VectorType limited;  ///< s, the last limited target [pos]
+    bool first = true;   ///< the next call is a first step
+  };
 
   SlewLimiter() : SlewLimiter(N_ == Dynamic ? 0 : N_) {}
   explicit SlewLimiter(Eigen::Index n)
-      : rate_(VectorType::Constant(n, infinity<Scalar>())), state_(VectorType::Zero(n)) {}
+      : rate_(VectorType::Constant(n, infinity<Scalar>())), state_{VectorType::Zero(n), true} {}
 
-  Eigen::Index size() const noexcept { return state_.size(); }
+  Eigen::Index size() const noexcept { return state_.limited.size(); }
 
   /// Rates S [pos/s] > 0 (+inf: no limit), first-step rule; InvalidParameter keeps the old ones.
   template <typename DRate>
@@ -68,7 +76,7 @@ class SlewLimiter {
   }
 
   /// Next call is a "first step" again.
-  void reset() noexcept { first_ = true; }
+  void reset() noexcept { state_.first = true; }
 
   /// out = clip(target, s - S h, s + S h); s <- out. h [s] follows check_time_step
   /// (NonFiniteInput, NegativeTimeStep; 0 <= h < 1e-9: Ok, out = the held value, i.e. the result
@@ -85,26 +93,41 @@ class SlewLimiter {
     auto& o = const_cast<Eigen::MatrixBase<DOut>&>(out);
     if (skip) {  // no time passes: out = the held value (a step of length 0); the state stays
       for (Eigen::Index j = 0; j < size(); ++j) {
-        Scalar held = state_.coeff(j);
+        Scalar held = state_.limited.coeff(j);
         o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j),
-                                           Scalar(0), first_, start_, held);
+                                           Scalar(0), state_.first, start_, held);
       }
       return Status::Ok;
     }
     for (Eigen::Index j = 0; j < size(); ++j)
       o.coeffRef(j) = detail::slew_limit(target.coeff(j), measured.coeff(j), rate_.coeff(j), h,
-                                         first_, start_, state_.coeffRef(j));
-    first_ = false;
+                                         state_.first, start_, state_.limited.coeffRef(j));
+    state_.first = false;
     return Status::Ok;
   }
 
-  const VectorType& state() const noexcept { return state_; }
+  /// The last limited target s per joint.
+  const VectorType& limited() const noexcept { return state_.limited; }
+
+  /// Snapshot (rollback, checkpoints): copy it, and set_state() restores the limiter bit for bit.
+  const State& state() const noexcept { return state_; }
+  /// Restores a snapshot; SizeMismatch / NonFiniteInput (NaN/Inf) refuse it, nothing touched.
+  Status set_state(const State& snapshot) noexcept {
+    if (size() == 0 || snapshot.limited.size() != size()) return Status::SizeMismatch;
+    if (!all_finite(snapshot.limited)) return Status::NonFiniteInput;
+    state_.limited = snapshot.limited;
+    state_.first = snapshot.first;
+    return Status::Ok;
+  }
+  /// Logging (core/fields.hpp): one quantity, s.
+  static constexpr int state_quantity_count() noexcept { return 1; }
+  static StateQuantity state_quantity(int /*q*/) noexcept { return {"slewState", -1}; }
+  Scalar state_value(int /*q*/, Eigen::Index j) const noexcept { return state_.limited.coeff(j); }
 
  private:
   VectorType rate_;
-  VectorType state_;
+  State state_;
   SlewStart start_ = SlewStart::FromMeasurement;
-  bool first_ = true;
 };
 
 }  // namespace claw

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "claw/core/fields.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
@@ -31,12 +32,14 @@ struct StablePdSettings {
 /// the explicit law divided by 1 + h (h kp + kd) / m. Then tau is clipped to the limits. A PID
 /// folds its integral ki I+ into ff (or c) before the call. Allocation-free after construction.
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
-class StablePd {
+class StablePd : public StatelessBlock<Scalar_> {
  public:
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using MatrixType = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
   using Settings = StablePdSettings<Scalar, N_, MaxN_>;
+  using State = NoState;  ///< nothing is carried between calls (system and rhs are scratch)
+  static constexpr const char* kCommandQuantity = "commandEffort";  ///< tau, for logging
 
   StablePd() : StablePd(N_ == Dynamic ? 0 : N_) {}
   explicit StablePd(Eigen::Index n) : system_(MatrixType::Zero(n, n)), rhs_(VectorType::Zero(n)) {
@@ -117,6 +120,10 @@ class StablePd {
   }
 
   const Settings& settings() const noexcept { return settings_; }
+  /// The empty snapshot restores trivially: SizeMismatch for a law without joints, else Ok.
+  Status set_state(const State& /*snapshot*/) const noexcept {
+    return size() == 0 ? Status::SizeMismatch : Status::Ok;
+  }
 
  private:
   template <typename DT, typename DTV, typename DFF, typename DQ, typename DV>

@@ -34,6 +34,8 @@ class VelocityServo {
   using Scalar = Scalar_;
   using VectorType = Vector<Scalar, N_, MaxN_>;
   using Settings = VelocityServoSettings<Scalar, N_, MaxN_>;
+  using State = PidState<Scalar, N_, MaxN_>;  ///< the state of the Pid it runs
+  static constexpr const char* kCommandQuantity = "targetVelocity";  ///< for logging
 
   VelocityServo() : VelocityServo(N_ == Dynamic ? 0 : N_) {}
   explicit VelocityServo(Eigen::Index n)
@@ -108,6 +110,15 @@ class VelocityServo {
 
   const Settings& settings() const noexcept { return settings_; }
   const Pid<Scalar, N_, MaxN_>& pid() const noexcept { return pid_; }
+
+  /// Snapshot (rollback, checkpoints): the Pid's state; set_state() restores it bit for bit and
+  /// refuses it as Pid::set_state does.
+  const State& state() const noexcept { return pid_.state(); }
+  Status set_state(const State& snapshot) noexcept { return pid_.set_state(snapshot); }
+  /// Logging (core/fields.hpp): the Pid's quantities.
+  static constexpr int state_quantity_count() noexcept { return State::kQuantityCount; }
+  static StateQuantity state_quantity(int q) noexcept { return State::quantity(q); }
+  Scalar state_value(int q, Eigen::Index j) const noexcept { return pid_.state_value(q, j); }
 
  private:
   void clear_integral_where_ki_is_zero() noexcept {
