@@ -206,6 +206,7 @@ TEST_CASE("Actuator equals its composition written by hand", "[actuator]") {
     REQUIRE(actuator.update(target, bad, v, out) == Status::NonFiniteInput);
     REQUIRE(actuator.update(target, tv, ff, q, bad, out) == Status::NonFiniteInput);
     REQUIRE(actuator.update(target, tv, bad, q, v, out) == Status::NonFiniteInput);
+    REQUIRE(actuator.update(target, bad, ff, q, v, out) == Status::NonFiniteInput);
     REQUIRE(same_bits(out, held));
     for (int k = 0; k < 5; ++k) {
       target.setConstant(0.1 * k);

@@ -186,19 +186,24 @@ class Actuator {
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
       return Status::SizeMismatch;
-    if (!all_finite(target_velocity) || !all_finite(feedforward)) return Status::NonFiniteInput;
-    const Status delayed = delays_[0].update_into_scratch(target, target_);
-    if (delayed != Status::Ok) return delayed;
-    (void)delays_[1].update(target_velocity, target_velocity_);
-    (void)delays_[2].update(feedforward, feedforward_);
-    const Status driven = drive_.update(target_, target_velocity_, feedforward_, q, v, out);
-    if (driven == Status::NonFiniteInput) {
-      delays_[0].revert(target_);
-      delays_[1].revert(target_velocity_);
-      delays_[2].revert(feedforward_);
-      return driven;
+    // Each line checks its input as it moves it; a refusal takes back the lines that ran.
+    Status status = delays_[0].update_into_scratch(target, target_);
+    int advanced = status == Status::Ok ? 1 : 0;
+    if (advanced == 1) {
+      status = delays_[1].update_into_scratch(target_velocity, target_velocity_);
+      advanced += status == Status::Ok ? 1 : 0;
     }
-    return finish(driven, q, v, out);
+    if (advanced == 2) {
+      status = delays_[2].update_into_scratch(feedforward, feedforward_);
+      advanced += status == Status::Ok ? 1 : 0;
+    }
+    if (advanced == 3) {
+      status = drive_.update(target_, target_velocity_, feedforward_, q, v, out);
+      if (status != Status::NonFiniteInput) return finish(status, q, v, out);
+    }
+    VectorType* delayed[3] = {&target_, &target_velocity_, &feedforward_};
+    for (int k = advanced - 1; k >= 0; --k) delays_[k].revert(*delayed[k]);
+    return status;
   }
 
  private:
