@@ -37,6 +37,7 @@ PyObject* status_object(claw::Status status) noexcept;
 void bind_jiminy(py::module_& m);
 void bind_blocks(py::module_& m);
 void bind_laws(py::module_& m);
+void bind_actuator(py::module_& m);
 void bind_solvers(py::module_& m);
 
 /// Joint counts from which the class bindings release the GIL around a call.
@@ -67,6 +68,12 @@ inline VectorMap vector_out(py::handle obj, const char* where, const char* name,
   Eigen::Index shape[2];
   double* data = checked_array(obj, where, name, 1, n, -1, true, shape);
   return VectorMap(data, shape[0]);
+}
+/// An optional vector argument: the float64 array of n entries viewed without copy, or `fallback`
+/// (n entries, e.g. zeros) when the argument is None.
+inline ConstVectorMap vector_or(py::handle obj, const Eigen::VectorXd& fallback, const char* where,
+                                const char* name, Eigen::Index n) {
+  return obj.is_none() ? ConstVectorMap(fallback.data(), n) : vector_in(obj, where, name, n);
 }
 /// A float64 C-contiguous matrix of rows x cols (either < 0: any) viewed without copy.
 inline ConstMatrixMap matrix_in(py::handle obj, const char* where, const char* name,

@@ -5,7 +5,6 @@
 #include <claw/laws/pid_presets.hpp>
 #include <claw/laws/stable_pd.hpp>
 #include <claw/laws/velocity_servo.hpp>
-#include <optional>
 
 #include "settings.hpp"
 #include "snapshot.hpp"
@@ -18,45 +17,6 @@ using Pid = claw::PidXd;
 using PidSettings = Pid::Settings;
 using StablePd = claw::StablePd<double, Eigen::Dynamic>;
 using VelocityServo = claw::VelocityServo<double, Eigen::Dynamic>;
-
-/// Effort limits as keywords: effort_limit (symmetric bounds), effort_lower / effort_upper
-/// (bounds), or effort_limit_kind with stall_effort, peak_effort, no_load_speed (DcMotor).
-template <typename S>
-void set_symmetric_limit(S& s, py::handle v, Eigen::Index n, const char* where) {
-  const Eigen::VectorXd limit = vector_or_scalar(v, where, "effort_limit", n);
-  s.limits.kind = claw::EffortLimitKind::Bounds;
-  s.limits.lower = -limit;
-  s.limits.upper = limit;
-}
-#define CLAW_PYTHON_LIMIT_FIELDS(S)                                                              \
-  Field<S>{"effort_limit", &set_symmetric_limit<S>},                                             \
-      Field<S>{"effort_lower",                                                                   \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
-                 s.limits.lower = vector_or_scalar(v, w, "effort_lower", n);                     \
-                 s.limits.kind = claw::EffortLimitKind::Bounds;                                  \
-               }},                                                                               \
-      Field<S>{"effort_upper",                                                                   \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
-                 s.limits.upper = vector_or_scalar(v, w, "effort_upper", n);                     \
-                 s.limits.kind = claw::EffortLimitKind::Bounds;                                  \
-               }},                                                                               \
-      Field<S>{"effort_limit_kind",                                                              \
-               [](S& s, py::handle v, Eigen::Index, const char* w) {                             \
-                 s.limits.kind = cast_setting<claw::EffortLimitKind>(v, w, "effort_limit_kind"); \
-               }},                                                                               \
-      Field<S>{"stall_effort",                                                                   \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
-                 s.limits.stall_effort = vector_or_scalar(v, w, "stall_effort", n);              \
-               }},                                                                               \
-      Field<S>{"peak_effort",                                                                    \
-               [](S& s, py::handle v, Eigen::Index n, const char* w) {                           \
-                 s.limits.peak_effort = vector_or_scalar(v, w, "peak_effort", n);                \
-               }},                                                                               \
-      Field<S> {                                                                                 \
-    "no_load_speed", [](S& s, py::handle v, Eigen::Index n, const char* w) {                     \
-      s.limits.no_load_speed = vector_or_scalar(v, w, "no_load_speed", n);                       \
-    }                                                                                            \
-  }
 
 const Field<PidSettings> kPidFields[] = {
     CLAW_PYTHON_VECTOR(PidSettings, kp),
@@ -349,15 +309,11 @@ void bind_laws(py::module_& m) {
                 return per_call ? self.update(t, qm, vm, h, o) : self.update(t, qm, vm, o);
               });
             const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
-            std::optional<ConstVectorMap> tv, ff;
-            tv.emplace(target_velocity.is_none()
-                           ? ConstVectorMap(zero.data(), n)
-                           : vector_in(target_velocity, w, "target_velocity", n));
-            ff.emplace(feedforward.is_none() ? ConstVectorMap(zero.data(), n)
-                                             : vector_in(feedforward, w, "feedforward", n));
+            const auto tv = vector_or(target_velocity, zero, w, "target_velocity", n);
+            const auto ff = vector_or(feedforward, zero, w, "feedforward", n);
             return maybe_release(n, [&] {
-              return per_call ? self.update(t, *tv, *ff, qm, vm, h, o)
-                              : self.update(t, *tv, *ff, qm, vm, o);
+              return per_call ? self.update(t, tv, ff, qm, vm, h, o)
+                              : self.update(t, tv, ff, qm, vm, o);
             });
           },
           py::arg("target"), py::arg("q"), py::arg("v"), py::arg("out"), py::kw_only(),

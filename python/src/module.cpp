@@ -16,5 +16,6 @@ PYBIND11_MODULE(_claw, m) {
   claw_python::bind_jiminy(m);
   claw_python::bind_blocks(m);
   claw_python::bind_laws(m);
+  claw_python::bind_actuator(m);
   claw_python::bind_solvers(m);
 }

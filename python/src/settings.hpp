@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <claw/laws/effort_clamp.hpp>
+
 #include "common.hpp"
 
 namespace claw_python {
@@ -59,6 +61,17 @@ inline void require_ok(claw::Status status, const char* where) {
                           ")");
 }
 
+/// Effort limits as keywords: effort_limit (symmetric bounds), effort_lower / effort_upper
+/// (bounds), or effort_limit_kind with stall_effort, peak_effort, no_load_speed (DcMotor), for any
+/// settings struct S with a member `limits`.
+template <typename S>
+void set_symmetric_limit(S& s, py::handle v, Eigen::Index n, const char* where) {
+  const Eigen::VectorXd limit = vector_or_scalar(v, where, "effort_limit", n);
+  s.limits.kind = claw::EffortLimitKind::Bounds;
+  s.limits.lower = -limit;
+  s.limits.upper = limit;
+}
+
 }  // namespace claw_python
 
 /// Field-table entries: a per-joint vector, a scalar or enum/bool member (cast to its type).
@@ -73,4 +86,38 @@ inline void require_ok(claw::Status status, const char* where) {
 #member, [](S& s, pybind11::handle v, Eigen::Index, const char* where) {                   \
       s.member = claw_python::cast_setting<std::decay_t<decltype(s.member)>>(v, where, #member); \
     } \
+  }
+#define CLAW_PYTHON_LIMIT_FIELDS(S)                                                             \
+  claw_python::Field<S>{"effort_limit", &claw_python::set_symmetric_limit<S>},                  \
+      claw_python::Field<S>{"effort_lower",                                                     \
+                            [](S& s, pybind11::handle v, Eigen::Index n, const char* w) {       \
+                              s.limits.lower =                                                  \
+                                  claw_python::vector_or_scalar(v, w, "effort_lower", n);       \
+                              s.limits.kind = claw::EffortLimitKind::Bounds;                    \
+                            }},                                                                 \
+      claw_python::Field<S>{"effort_upper",                                                     \
+                            [](S& s, pybind11::handle v, Eigen::Index n, const char* w) {       \
+                              s.limits.upper =                                                  \
+                                  claw_python::vector_or_scalar(v, w, "effort_upper", n);       \
+                              s.limits.kind = claw::EffortLimitKind::Bounds;                    \
+                            }},                                                                 \
+      claw_python::Field<S>{"effort_limit_kind",                                                \
+                            [](S& s, pybind11::handle v, Eigen::Index, const char* w) {         \
+                              s.limits.kind = claw_python::cast_setting<claw::EffortLimitKind>( \
+                                  v, w, "effort_limit_kind");                                   \
+                            }},                                                                 \
+      claw_python::Field<S>{"stall_effort",                                                     \
+                            [](S& s, pybind11::handle v, Eigen::Index n, const char* w) {       \
+                              s.limits.stall_effort =                                           \
+                                  claw_python::vector_or_scalar(v, w, "stall_effort", n);       \
+                            }},                                                                 \
+      claw_python::Field<S>{"peak_effort",                                                      \
+                            [](S& s, pybind11::handle v, Eigen::Index n, const char* w) {       \
+                              s.limits.peak_effort =                                            \
+                                  claw_python::vector_or_scalar(v, w, "peak_effort", n);        \
+                            }},                                                                 \
+      claw_python::Field<S> {                                                                   \
+    "no_load_speed", [](S& s, pybind11::handle v, Eigen::Index n, const char* w) {              \
+      s.limits.no_load_speed = claw_python::vector_or_scalar(v, w, "no_load_speed", n);         \
+    }                                                                                           \
   }

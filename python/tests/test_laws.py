@@ -301,3 +301,34 @@ def test_snapshots_restore_bit_for_bit_and_name_every_scalar():
     assert controller.set_state(saved + 1.0) == S.Ok
     assert bits_equal(controller.command_state, saved + 1.0)
     assert claw.StablePd(n).set_state(claw.StablePd(n).state()) == S.Ok
+
+
+def test_actuator_delays_then_drives_then_clamps():
+    n, delay, limit = 4, 2, 0.7
+    gains = dict(kp=30.0, ki=4.0, kd=0.5, dt=0.01)
+    actuator = claw.Actuator(claw.Pid(n, **gains), delay=delay, effort_limit=limit)
+    reference = claw.Pid(n, **gains)  # the same steps by hand: a list as the delay line, np.clip
+    pending = [np.zeros(n)] * delay
+    out, expected = np.zeros(n), np.zeros(n)
+    for k in range(12):
+        target = np.sin(0.4 * k + np.arange(n))
+        q, v = 0.1 * np.cos(0.3 * k + np.arange(n)), 0.05 * np.ones(n)
+        assert actuator.update(target, q, v, out) == S.Ok
+        pending.append(target)
+        assert reference.update(pending.pop(0), q, v, expected) == S.Ok
+        assert bits_equal(out, np.clip(expected, -limit, limit))
+    names = actuator.state_fieldnames(["a", "b", "c", "d"])
+    assert len(names) == len(actuator.state_values()) == (5 + 3 * delay) * n
+    assert names[5 * n] == "pendingTarget0_a"
+    snapshot = actuator.state()
+    first = [actuator.update(np.ones(n), np.zeros(n), np.zeros(n), out) == S.Ok and out.copy()
+             for _ in range(3)]
+    assert actuator.set_state(snapshot) == S.Ok
+    for expected_out in first:
+        assert actuator.update(np.ones(n), np.zeros(n), np.zeros(n), out) == S.Ok
+        assert bits_equal(out, expected_out)
+    bad = np.ones(n)
+    bad[1] = np.nan
+    assert actuator.update(bad, np.zeros(n), np.zeros(n), out) == S.NonFiniteInput
+    with pytest.raises(ValueError):
+        claw.Actuator(claw.Pid(n), delay=9)
