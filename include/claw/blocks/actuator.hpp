@@ -156,13 +156,11 @@ class Actuator {
     constexpr const char* kLines[3] = {"pendingTarget", "pendingTargetVelocity",
                                        "pendingFeedforward"};
     if (q < Drive::state_quantity_count()) return Drive::state_quantity(q);
-    const int slot = q - Drive::state_quantity_count(), d = static_cast<int>(delay());
-    return {kLines[slot / d], slot % d};
+    return {kLines[line_of(q)], slot_of(q)};
   }
   Scalar state_value(int q, Eigen::Index j) const noexcept {
     if (q < Drive::state_quantity_count()) return drive_.state_value(q, j);
-    const int slot = q - Drive::state_quantity_count(), d = static_cast<int>(delay());
-    return delays_[slot / d].pending(slot % d, j);
+    return delays_[line_of(q)].pending(slot_of(q), j);
   }
 
   /// One control period with v* = 0 and ff = 0: only the q* line advances (the v* and ff lines keep
@@ -207,6 +205,14 @@ class Actuator {
   }
 
  private:
+  // Logged quantity q past the drive's: line (q - drive's count) / D, slot (q - drive's count) % D.
+  int line_of(int q) const noexcept {
+    return (q - Drive::state_quantity_count()) / static_cast<int>(delay());
+  }
+  int slot_of(int q) const noexcept {
+    return (q - Drive::state_quantity_count()) % static_cast<int>(delay());
+  }
+
   // The clamps after the drive, on the joints whose effort the drive wrote (a joint the drive held
   // on NumericalOverflow keeps its last clamped effort, clamped again: a no-op).
   template <typename DQ, typename DV, typename DOut>

@@ -73,6 +73,22 @@ constexpr bool range_within(Eigen::Index begin, Eigen::Index count, Eigen::Index
   return begin >= 0 && count >= 0 && begin <= size - count;
 }
 
+namespace detail {
+
+/// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
+template <typename D>
+constexpr bool contiguous() noexcept {
+  return (static_cast<unsigned>(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) != 0 &&
+         D::InnerStrideAtCompileTime == 1;
+}
+
+/// An integer as wide as Scalar: the counter of a loop over arrays that counts events (a NaN
+/// input, an overflowed result) and still vectorises, which a bool accumulator does not.
+template <typename Scalar>
+using LaneCount = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+
+}  // namespace detail
+
 /// True when every coefficient of m is finite (no NaN, no Inf).
 /// Branch-free (no early exit), so it costs the same for every input; on contiguous storage it
 /// counts with an integer as wide as Scalar, which the compiler can vectorise.
@@ -81,13 +97,10 @@ inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
   using Scalar = typename Derived::Scalar;
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
   constexpr bool kContiguous =
-      (static_cast<unsigned>(Eigen::internal::traits<Derived>::Flags) & Eigen::DirectAccessBit) !=
-          0 &&
-      (Derived::IsVectorAtCompileTime != 0) && Derived::InnerStrideAtCompileTime == 1;
+      detail::contiguous<Derived>() && (Derived::IsVectorAtCompileTime != 0);
   if constexpr (kContiguous && std::is_floating_point<Scalar>::value) {
-    using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
     const Scalar* data = m.derived().data();
-    Count non_finite = 0;
+    detail::LaneCount<Scalar> non_finite = 0;
     for (Eigen::Index i = 0; i < m.size(); ++i) non_finite += std::fabs(data[i]) <= kMax ? 0 : 1;
     return non_finite == 0;
   } else {
@@ -111,13 +124,6 @@ inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
 #endif
 
 namespace detail {
-
-/// True when D's coefficients are one contiguous array (plain vectors, Maps, segments).
-template <typename D>
-constexpr bool contiguous() noexcept {
-  return (static_cast<unsigned>(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) != 0 &&
-         D::InnerStrideAtCompileTime == 1;
-}
 
 /// True when x[0..n), y[0..n) and z[0..n) hold no NaN/Inf. x - x is +0 (all bits clear) for a
 /// finite x and NaN otherwise; ORing the bits over the spans, with no early exit and no branch

@@ -4,9 +4,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
-#include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include "claw/core/assert.hpp"
 #include "claw/core/fields.hpp"
@@ -161,7 +159,7 @@ class DelayLine {
           restore_slot(size(), to, slot);  // out holds the slot's old values
           return Status::NonFiniteInput;
         }
-        state_.head = (state_.head + 1 == delay_) ? 0 : state_.head + 1;
+        advance_head();
         return Status::Ok;
       }
     }
@@ -204,9 +202,12 @@ class DelayLine {
         slot[j] = entering;
       }
     }
-    state_.head = (state_.head + 1 == delay_) ? 0 : state_.head + 1;
+    advance_head();
     return Status::Ok;
   }
+
+  // The slot just filled becomes the newest: head moves to the next oldest (D >= 1).
+  void advance_head() noexcept { state_.head = (state_.head + 1 == delay_) ? 0 : state_.head + 1; }
 
   // out = slot, slot = in over n joints, for distinct arrays (a loop the compiler vectorises);
   // true when some input is NaN/Inf.
@@ -214,8 +215,7 @@ class DelayLine {
                                                 Scalar* __restrict out,
                                                 Scalar* __restrict slot) noexcept {
     constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
-    // An integer as wide as Scalar counts the bad inputs, so the loop vectorises.
-    using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+    using Count = detail::LaneCount<Scalar>;
     Count bad = 0;
     for (Eigen::Index j = 0; j < n; ++j) {
       const Scalar x = in[j];

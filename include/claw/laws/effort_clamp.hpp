@@ -201,7 +201,7 @@ CLAW_DETAIL_NOINLINE bool dc_motor_clamp_contiguous(Eigen::Index n, Scalar* __re
                                                     const Scalar* __restrict tmax,
                                                     const Scalar* __restrict vlim) noexcept {
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
-  using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+  using Count = LaneCount<Scalar>;
   Count fallbacks = 0;
   for (Eigen::Index j = 0; j < n; ++j) {
     const Scalar ratio = std::fabs(vlim[j]) > kMax ? Scalar(0) : v[j] / vlim[j];

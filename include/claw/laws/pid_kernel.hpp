@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "claw/core/types.hpp"
@@ -59,8 +60,7 @@ inline bool pid_simple(
     const Scalar* __restrict u_lo, const Scalar* __restrict u_hi, Scalar* __restrict integral,
     Scalar* __restrict out, Scalar h, bool backward_at_run_time = false) noexcept {
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
-  // An integer as wide as Scalar counts the failures, so the loop vectorises (a bool does not).
-  using Count = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
+  using Count = LaneCount<Scalar>;
   Count failures = 0;
   CLAW_DETAIL_LOOP_NO_ALIAS
   for (Eigen::Index j = 0; j < n; ++j) {
