@@ -133,7 +133,7 @@ TEST_CASE("Actuator equals its composition written by hand", "[actuator]") {
   const Eigen::Index n = 10;
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (int delay = 0; delay <= 3; ++delay) {
+  for (int delay = 0; delay <= 4; ++delay) {
     INFO("delay " << delay);
     claw::Actuator<double> actuator(n);
     claw::PidSettings<double, claw::Dynamic> s;
@@ -145,7 +145,11 @@ TEST_CASE("Actuator equals its composition written by hand", "[actuator]") {
     s.integral_max.setConstant(0.2);
     s.limits = claw::EffortLimits<double, claw::Dynamic>::symmetric(40.0, n);
     s.dt = 0.002;
+    // Delay 4: a drive off the simple path, so the stages run one after another instead of in
+    // one pass.
+    s.proportional_on_measurement = delay == 4;
     REQUIRE(actuator.drive().configure(s) == Status::Ok);
+    REQUIRE(actuator.drive().on_simple_path() == (delay != 4));
     // Delay 3: a no-load speed so small that v / vlim overflows for most joints (the clamp's
     // second branch, through effort_interval).
     const double no_load_speed = delay == 3 ? 1e-308 : 3.0;

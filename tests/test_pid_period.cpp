@@ -209,7 +209,7 @@ TEST_CASE("a bad or empty period: check_time_step's statuses, nothing touched",
   Pid1 pid, twin;
   REQUIRE(pid.configure(s) == Status::Ok);
   REQUIRE(twin.configure(s) == Status::Ok);
-  V1 out, twin_out;
+  V1 out = V1::Zero(), twin_out = V1::Zero();
   const V1 zero(0.0);
   REQUIRE(pid.update(V1(0.3), zero, zero, 1e-3, out) == Status::Ok);
   REQUIRE(twin.update(V1(0.3), zero, zero, 1e-3, twin_out) == Status::Ok);

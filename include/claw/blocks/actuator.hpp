@@ -169,6 +169,10 @@ class Actuator {
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, q, v, out)) return Status::SizeMismatch;
+    if constexpr (detail::contiguous<DT>() && detail::contiguous<DQ>() &&
+                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+      if (fusable(out, target, q, v)) return update_fused<false>(target, target, target, q, v, out);
+    }
     // Each stage checks its own inputs; the line is taken back when the drive refuses q or v.
     const Status delayed = delays_[0].update_into_scratch(target, target_);
     if (delayed != Status::Ok) return delayed;
@@ -184,6 +188,12 @@ class Actuator {
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
       return Status::SizeMismatch;
+    if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
+                  detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
+                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+      if (fusable(out, target, target_velocity, feedforward, q, v))
+        return update_fused<true>(target, target_velocity, feedforward, q, v, out);
+    }
     // Each line checks its input as it moves it; a refusal takes back the lines that ran.
     Status status = delays_[0].update_into_scratch(target, target_);
     int advanced = status == Status::Ok ? 1 : 0;
@@ -213,8 +223,62 @@ class Actuator {
     return (q - Drive::state_quantity_count()) % static_cast<int>(delay());
   }
 
+  // The one-pass form of either update: the drive on its simple path, and out apart from every
+  // input (contiguous vectors of size() entries each, the sizes checked).
+  template <typename DOut, typename... Inputs>
+  bool fusable(const Eigen::MatrixBase<DOut>& out, const Inputs&... inputs) const noexcept {
+    const Scalar* begin = out.derived().data();
+    const auto apart = [&](const Scalar* input) {
+      return input + size() <= begin || begin + size() <= input;
+    };
+    return drive_.on_simple_path() && (apart(inputs.derived().data()) && ...);
+  }
+
+  // Both updates in one pass over memory, equal to the composition (the test of the class
+  // comment): the lines' slots exchanged as the drive reads its commands (detail::DelayedCommand),
+  // the DC-motor envelope applied as it writes (detail::DcMotorStage), the other clamps after.
+  // Nothing is touched before every input is known finite.
+  template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV,
+            typename DOut>
+  Status update_fused(const Eigen::MatrixBase<DT>& target,
+                      const Eigen::MatrixBase<DTV>& target_velocity,
+                      const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
+                      const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
+    if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
+    if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
+      return Status::NonFiniteInput;
+    const auto command = [this](int line, const Scalar* input, VectorType& scratch) {
+      Scalar* slot = delays_[line].slot_to_exchange();
+      if (slot == nullptr) return detail::DelayedCommand<Scalar>{input, input, scratch.data()};
+      return detail::DelayedCommand<Scalar>{input, slot, slot};
+    };
+    const detail::DelayedCommand<Scalar> commands[3] = {
+        command(0, target.derived().data(), target_),
+        command(1, target_velocity.derived().data(), target_velocity_),
+        command(2, feedforward.derived().data(), feedforward_)};
+    auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
+    const EffortLimits<Scalar, N_, MaxN_>& limits = output_limits_;
+    const auto pass = [&](auto stage) {
+      return drive_.template update_unchecked<kFull>(commands[0], commands[1], commands[2],
+                                                     q.derived().data(), v.derived().data(),
+                                                     effort.derived().data(), stage);
+    };
+    detail::PidSimpleFlags flags;
+    if (limits.kind == EffortLimitKind::DcMotor) {
+      flags = pass(detail::DcMotorStage<Scalar>{v.derived().data(), limits.stall_effort.data(),
+                                                limits.peak_effort.data(),
+                                                limits.no_load_speed.data()});
+    } else {
+      flags = pass(detail::NoOutputStage{});
+      flags.stage_flagged = limits.kind != EffortLimitKind::None;
+    }
+    for (int line = 0; line < (kFull ? 3 : 1); ++line) delays_[line].slot_exchanged();
+    clamp_after_drive(flags.stage_flagged, q, v, effort);
+    return flags.overflow ? Status::NumericalOverflow : Status::Ok;
+  }
+
   // The clamps after the drive, on the joints whose effort the drive wrote (a joint the drive held
-  // on NumericalOverflow keeps its last clamped effort, clamped again: a no-op).
+  // on NumericalOverflow keeps its last clamped effort, clamped again at this v).
   template <typename DQ, typename DV, typename DOut>
   Status finish(Status drive_status, const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DV>& v,
                 const Eigen::MatrixBase<DOut>& out) noexcept {
@@ -229,10 +293,17 @@ class Actuator {
             size(), effort.derived().data(), v.derived().data(), limits.stall_effort.data(),
             limits.peak_effort.data(), limits.no_load_speed.data());
     }
-    // Every joint (clamping twice is a no-op), or those the kernel left.
-    if (generic) detail::clamp_effort_unchecked(limits, effort, v);
-    position_limit_.clamp_unchecked(effort, q);
+    clamp_after_drive(generic, q, v, effort);
     return drive_status;
+  }
+
+  // output_limits through effort_interval when `generic` (every joint: clamping twice is a
+  // no-op), then the position table.
+  template <typename DQ, typename DV, typename DOut>
+  void clamp_after_drive(bool generic, const Eigen::MatrixBase<DQ>& q,
+                         const Eigen::MatrixBase<DV>& v, Eigen::MatrixBase<DOut>& effort) noexcept {
+    if (generic) detail::clamp_effort_unchecked(output_limits_, effort, v);
+    position_limit_.clamp_unchecked(effort, q);
   }
 
   Drive drive_;

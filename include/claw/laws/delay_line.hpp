@@ -13,6 +13,26 @@
 
 namespace claw {
 
+namespace detail {
+
+/// A DelayLine update one joint at a time, inside another block's pass (Actuator through
+/// Pid::update_unchecked): returns joint j's delayed command, from[j], and puts input[j] in the
+/// slot. D >= 1: from and slot are the line's slot_to_exchange(). D = 0: from is the input and
+/// slot a scratch array of n entries (no select, which would keep the loop from vectorising).
+template <typename Scalar>
+struct DelayedCommand {
+  const Scalar* input;
+  const Scalar* from;
+  Scalar* slot;
+  Scalar operator()(Eigen::Index j) const noexcept {
+    const Scalar leaving = from[j];
+    slot[j] = input[j];
+    return leaving;
+  }
+};
+
+}  // namespace detail
+
 /// Delays a vector of n joints by D whole control steps, 0 <= D <= MaxDelay: the output of step k
 /// is the input of step k - D, bit for bit; for the first D steps after a reset it is the value the
 /// line was reset to (0 by default). D = 0 passes the input through. One delay for all joints of
@@ -174,6 +194,16 @@ class DelayLine {
     if (delay_ == 0) return;
     state_.head = (state_.head == 0) ? delay_ - 1 : state_.head - 1;
     state_.buffer.row(state_.head) = delayed.transpose();
+  }
+
+  /// For a block that moves the commands in its own pass over memory (Actuator): the slot the next
+  /// update exchanges (delayed[j] = slot[j], then slot[j] = input[j], for every joint; the input
+  /// finite, as update() checks), nullptr when D = 0. After the exchange, call slot_exchanged().
+  Scalar* slot_to_exchange() noexcept {
+    return delay_ > 0 ? state_.buffer.row(state_.head).data() : nullptr;
+  }
+  void slot_exchanged() noexcept {
+    if (delay_ > 0) advance_head();
   }
 
  private:

@@ -190,31 +190,49 @@ inline void effort_interval(const EffortLimits<Scalar, N, MaxN>& limits, Eigen::
   upper = infinity<Scalar>();
 }
 
-/// u[j] <- clip(u[j], lower, upper) with the DcMotor interval of effort_interval at v[j], as one
-/// loop over distinct arrays that the compiler vectorises; the same operations, so the same bits.
-/// A joint whose interval ends overflow (effort_interval's rare second branch) is left untouched
-/// here and reported: returns true when the caller must clamp some joint through effort_interval.
+/// One joint of the DcMotor clamp: clip(u, lower, upper) with effort_interval's interval at v, in
+/// its first branch's operations (so the same bits). When the interval's ends overflow (the rare
+/// second branch) u is returned unclamped and `fallbacks` counts the joint for effort_interval.
+template <typename Scalar>
+inline Scalar dc_motor_clip(Scalar u, Scalar v, Scalar tsat, Scalar tmax, Scalar vlim,
+                            LaneCount<Scalar>& fallbacks) noexcept {
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  const Scalar ratio = std::fabs(vlim) > kMax ? Scalar(0) : v / vlim;
+  const Scalar up = tsat * (Scalar(1) - ratio);
+  const Scalar lo = tsat * (Scalar(-1) - ratio);
+  const bool finite =
+      (static_cast<int>(std::fabs(up) <= kMax) & static_cast<int>(std::fabs(lo) <= kMax)) != 0;
+  const Scalar clipped = clip(u, clip(lo, -tmax, tmax), clip(up, -tmax, tmax));
+  fallbacks += finite ? LaneCount<Scalar>(0) : LaneCount<Scalar>(1);
+  return finite ? clipped : u;
+}
+
+/// u[j] <- dc_motor_clip(u[j], v[j], ...) as one loop over distinct arrays that the compiler
+/// vectorises. Returns true when the caller must clamp some joint through effort_interval.
 template <typename Scalar>
 CLAW_DETAIL_NOINLINE bool dc_motor_clamp_contiguous(Eigen::Index n, Scalar* __restrict u,
                                                     const Scalar* __restrict v,
                                                     const Scalar* __restrict tsat,
                                                     const Scalar* __restrict tmax,
                                                     const Scalar* __restrict vlim) noexcept {
-  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
-  using Count = LaneCount<Scalar>;
-  Count fallbacks = 0;
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const Scalar ratio = std::fabs(vlim[j]) > kMax ? Scalar(0) : v[j] / vlim[j];
-    const Scalar up = tsat[j] * (Scalar(1) - ratio);
-    const Scalar lo = tsat[j] * (Scalar(-1) - ratio);
-    const bool finite =
-        (static_cast<int>(std::fabs(up) <= kMax) & static_cast<int>(std::fabs(lo) <= kMax)) != 0;
-    const Scalar clipped = clip(u[j], clip(lo, -tmax[j], tmax[j]), clip(up, -tmax[j], tmax[j]));
-    fallbacks += finite ? Count(0) : Count(1);
-    u[j] = finite ? clipped : u[j];
-  }
+  LaneCount<Scalar> fallbacks = 0;
+  for (Eigen::Index j = 0; j < n; ++j)
+    u[j] = dc_motor_clip(u[j], v[j], tsat[j], tmax[j], vlim[j], fallbacks);
   return fallbacks != 0;
 }
+
+/// The DcMotor clamp as the output stage of a PID pass (Pid::update_unchecked): joint j's
+/// effort through dc_motor_clip at v[j]; flags counts the joints left for effort_interval.
+template <typename Scalar>
+struct DcMotorStage {
+  const Scalar* v;
+  const Scalar* tsat;
+  const Scalar* tmax;
+  const Scalar* vlim;
+  Scalar operator()(Eigen::Index j, Scalar u, LaneCount<Scalar>& flags) const noexcept {
+    return dc_motor_clip(u, v[j], tsat[j], tmax[j], vlim[j], flags);
+  }
+};
 
 /// clamp_effort without its checks (valid limits, sizes and finite u, v are the caller's).
 template <typename Scalar, int N, int MaxN, typename DU, typename DV>

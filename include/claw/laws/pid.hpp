@@ -244,7 +244,44 @@ class Pid {
   static StateQuantity state_quantity(int q) noexcept { return State::quantity(q); }
   Scalar state_value(int q, Eigen::Index j) const noexcept { return state_.value(q, j); }
 
+  /// True when update() takes the simple path (detail::pid_simple): the common configuration.
+  bool on_simple_path() const noexcept { return derived_.simple; }
+
+  /// The fixed-period update on the simple path, for a block that runs the PID inside its own pass
+  /// over memory (Actuator): the commands come from target(j), target_velocity(j), feedforward(j)
+  /// and out[j] is stage(j, u, flags), as detail::pid_simple says. The caller has made update()'s
+  /// checks: on_simple_path(), size() joints in q, v, out and the commands, all finite, out apart
+  /// from every input. Returns pid_simple's flags (overflow: update()'s NumericalOverflow).
+  template <bool kFull, typename Target, typename TargetVelocity, typename Feedforward,
+            typename Stage>
+  detail::PidSimpleFlags update_unchecked(Target target, TargetVelocity target_velocity,
+                                          Feedforward feedforward, const Scalar* q, const Scalar* v,
+                                          Scalar* out, Stage stage) noexcept {
+    return simple_pass<kFull>(target, target_velocity, feedforward, q, v, settings_.dt, out, stage);
+  }
+
  private:
+  // One pass of the simple path with period h (pid_kernel.hpp), then its effect on the history.
+  template <bool kFull, typename Target, typename TargetVelocity, typename Feedforward,
+            typename Stage>
+  detail::PidSimpleFlags simple_pass(Target target, TargetVelocity target_velocity,
+                                     Feedforward feedforward, const Scalar* q, const Scalar* v,
+                                     Scalar h, Scalar* out, Stage stage) noexcept {
+    const Settings& s = settings_;
+    const detail::PidSimpleFlags flags = detail::dispatch_pid_simple<kFull, N_ == Dynamic>(
+        s.integral_rule == IntegralRule::BackwardEuler, !derived_.zero_constant_effort,
+        !derived_.symmetric_integral, size(), target, target_velocity, feedforward, q, v,
+        s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
+        derived_.integral_lower.data(), derived_.integral_upper.data(),
+        derived_.effort_lower.data(), derived_.effort_upper.data(), state_.integral.data(), out, h,
+        stage);
+    state_.first = false;
+    state_.measurement_seeded = false;
+    forget_joint_restarts();
+    state_.history_valid = false;
+    return flags;
+  }
+
   /// The Pid has joints (size 0 refuses every call) and every vector has size() entries.
   template <typename... Vectors>
   bool sized(const Vectors&... vectors) const noexcept {
@@ -455,43 +492,15 @@ class Pid {
                        const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                        const Eigen::MatrixBase<DV>& v, Scalar h,
                        Eigen::MatrixBase<DOut>& effort) noexcept {
-    const Settings& s = settings_;
-    const Scalar* tv = kFull ? target_velocity.derived().data() : nullptr;
-    const Scalar* ff = kFull ? feedforward.derived().data() : nullptr;
-    auto kernel = [&](auto backward, auto constant, auto integral_lower,
-                      bool backward_at_run_time) {
-      constexpr bool kB = decltype(backward)::value, kC = decltype(constant)::value;
-      constexpr bool kL = decltype(integral_lower)::value;
-      const auto run = [](auto... arguments) {  // batched sizes: the out-of-line kernel
-        if constexpr (N_ == Dynamic)
-          return detail::pid_simple_batch<kFull, kB, kC, kL>(arguments...);
-        else
-          return detail::pid_simple<kFull, kB, kC, kL>(arguments...);
-      };
-      return run(size(), target.derived().data(), tv, ff, q.derived().data(), v.derived().data(),
-                 s.kp.data(), s.ki.data(), s.kd.data(), s.constant_effort.data(),
-                 derived_.integral_lower.data(), derived_.integral_upper.data(),
-                 derived_.effort_lower.data(), derived_.effort_upper.data(), state_.integral.data(),
-                 effort.derived().data(), h, backward_at_run_time);
-    };
-#if defined(__OPTIMIZE_SIZE__)
-    // -Os (firmware): one kernel, the integral rule a run-time choice, always reading c and the
-    // lower integral bound (same bits; each specialised variant costs ~0.5 KiB of code).
-    const bool overflow = kernel(std::false_type{}, std::true_type{}, std::true_type{},
-                                 s.integral_rule == IntegralRule::BackwardEuler);
-#else
-    const bool overflow = detail::with_bool_flags(
-        [&](auto backward, auto constant, auto integral_lower) {
-          return kernel(backward, constant, integral_lower, false);
-        },
-        s.integral_rule == IntegralRule::BackwardEuler, !derived_.zero_constant_effort,
-        !derived_.symmetric_integral);
-#endif
-    state_.first = false;
-    state_.measurement_seeded = false;
-    forget_joint_restarts();
-    state_.history_valid = false;
-    return overflow ? Status::NumericalOverflow : Status::Ok;
+    using Command = detail::CommandArray<Scalar>;
+    const Command tv{kFull ? target_velocity.derived().data() : nullptr};
+    const Command ff{kFull ? feedforward.derived().data() : nullptr};
+    return simple_pass<kFull>(Command{target.derived().data()}, tv, ff, q.derived().data(),
+                              v.derived().data(), h, effort.derived().data(),
+                              detail::NoOutputStage{})
+                   .overflow
+               ? Status::NumericalOverflow
+               : Status::Ok;
   }
 
   Settings settings_;

@@ -43,30 +43,59 @@ inline decltype(auto) with_bool_flags(F&& f, bool first, Bools... rest) {
                : with_bool_flags<kFlags..., false>(f, rest...);
 }
 
+/// A command of the simple path read from the caller's array: joint j's value is at[j].
+template <typename Scalar>
+struct CommandArray {
+  const Scalar* at;
+  Scalar operator()(Eigen::Index j) const noexcept { return at[j]; }
+};
+
+/// The simple path's output stage when nothing follows the PID: the effort as computed.
+struct NoOutputStage {
+  template <typename Scalar>
+  Scalar operator()(Eigen::Index /*j*/, Scalar u, LaneCount<Scalar>& /*flags*/) const noexcept {
+    return u;
+  }
+};
+
+/// What one pass of pid_simple reports: some joint was held (its u or I+ not finite), and the
+/// output stage counted some joint (its meaning is the stage's).
+struct PidSimpleFlags {
+  bool overflow = false;
+  bool stage_flagged = false;
+};
+
 /// Pid's simple path on raw arrays (restrict: no two of them overlap, which holds for distinct
 /// vectors; the caller's output must not be one of its inputs). Per joint:
 ///   e = q* - q;  d = v* - v;  I+ = clip(I + ki (e h), i_lo, i_hi);
 ///   u = clip(c + ff + kp e + kd d + (kBackward ? I+ : I), u_lo, u_hi)
-/// kConstant false: c is +0 for every joint and is not read (nullptr allowed). kIntegralLower
-/// false: i_lo = -i_hi for every joint and is not read. Either way the same operations as with the
-/// array, so the same bits. A joint whose u or I+ is not finite keeps its out and I. Returns true
-/// when that happened.
-template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename Scalar>
-inline bool pid_simple(
-    Eigen::Index n, const Scalar* __restrict target, const Scalar* __restrict target_velocity,
-    const Scalar* __restrict feedforward, const Scalar* __restrict q, const Scalar* __restrict v,
-    const Scalar* __restrict kp, const Scalar* __restrict ki, const Scalar* __restrict kd,
-    const Scalar* __restrict c, const Scalar* __restrict i_lo, const Scalar* __restrict i_hi,
-    const Scalar* __restrict u_lo, const Scalar* __restrict u_hi, Scalar* __restrict integral,
-    Scalar* __restrict out, Scalar h, bool backward_at_run_time = false) noexcept {
+/// The commands q*, v*, ff come from target(j), target_velocity(j), feedforward(j) (each called
+/// once per joint, j ascending; the last two only when kFull), e.g. CommandArray, or a block's
+/// accessor that moves data in the same pass (a delay line's slot). out[j] = stage(j, u, flags):
+/// NoOutputStage, or a block's clamp after the PID. kConstant false: c is +0 for every joint and
+/// is not read (nullptr allowed). kIntegralLower false: i_lo = -i_hi for every joint and is not
+/// read. Either way the same operations as with the array, so the same bits. A joint whose u or I+
+/// is not finite keeps its I, and its out becomes stage(j, out[j], flags).
+template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename Scalar,
+          typename Target, typename TargetVelocity, typename Feedforward, typename Stage>
+inline PidSimpleFlags pid_simple(Eigen::Index n, Target target, TargetVelocity target_velocity,
+                                 Feedforward feedforward, const Scalar* __restrict q,
+                                 const Scalar* __restrict v, const Scalar* __restrict kp,
+                                 const Scalar* __restrict ki, const Scalar* __restrict kd,
+                                 const Scalar* __restrict c, const Scalar* __restrict i_lo,
+                                 const Scalar* __restrict i_hi, const Scalar* __restrict u_lo,
+                                 const Scalar* __restrict u_hi, Scalar* __restrict integral,
+                                 Scalar* __restrict out, Scalar h, Stage stage,
+                                 bool backward_at_run_time = false) noexcept {
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
   using Count = LaneCount<Scalar>;
   Count failures = 0;
+  Count flags = 0;
   CLAW_DETAIL_LOOP_NO_ALIAS
   for (Eigen::Index j = 0; j < n; ++j) {
-    const Scalar e = target[j] - q[j];
-    const Scalar vr = kFull ? target_velocity[j] : Scalar(0);
-    const Scalar ff = kFull ? feedforward[j] : Scalar(0);
+    const Scalar e = target(j) - q[j];
+    const Scalar vr = kFull ? target_velocity(j) : Scalar(0);
+    const Scalar ff = kFull ? feedforward(j) : Scalar(0);
     const Scalar d = vr - v[j];
     const Scalar previous = integral[j];
     const Scalar hi = i_hi[j];
@@ -79,17 +108,45 @@ inline bool pid_simple(
                               static_cast<int>(std::fabs(advanced) <= kMax)) != 0;
     failures += finite_step ? Count(0) : Count(1);
     const Scalar held = out[j];
-    out[j] = finite_step ? u : held;
+    out[j] = stage(j, finite_step ? u : held, flags);
     integral[j] = finite_step ? advanced : previous;
   }
-  return failures != 0;
+  return {failures != 0, flags != 0};
 }
 
 /// pid_simple out of line (CLAW_DETAIL_NOINLINE), for dynamic sizes; short fixed-size vectors keep
 /// the inlined kernel (no call).
 template <bool kFull, bool kBackward, bool kConstant, bool kIntegralLower, typename... Arguments>
-CLAW_DETAIL_NOINLINE bool pid_simple_batch(Arguments... arguments) noexcept {
+CLAW_DETAIL_NOINLINE PidSimpleFlags pid_simple_batch(Arguments... arguments) noexcept {
   return pid_simple<kFull, kBackward, kConstant, kIntegralLower>(arguments...);
+}
+
+/// pid_simple in the variant for run-time choices (backward: IntegralRule::BackwardEuler,
+/// constant: some c != +0, integral_lower: some i_lo != -i_hi), out of line when kOutOfLine.
+/// Under -Os (firmware) one variant only: the integral rule a run-time choice, c and i_lo always
+/// read (the same bits; each specialised variant costs ~0.5 KiB of code).
+template <bool kFull, bool kOutOfLine, typename... Arguments>
+inline PidSimpleFlags dispatch_pid_simple(bool backward, bool constant, bool integral_lower,
+                                          Arguments... arguments) noexcept {
+  // The run-time integral rule only where it is wanted: a run-time select keeps GCC from
+  // vectorising the loop.
+  const auto run = [&](auto backward_flag, auto constant_flag, auto lower_flag,
+                       auto... at_run_time) {
+    constexpr bool kB = decltype(backward_flag)::value, kC = decltype(constant_flag)::value;
+    constexpr bool kL = decltype(lower_flag)::value;
+    if constexpr (kOutOfLine)
+      return pid_simple_batch<kFull, kB, kC, kL>(arguments..., at_run_time...);
+    else
+      return pid_simple<kFull, kB, kC, kL>(arguments..., at_run_time...);
+  };
+#if defined(__OPTIMIZE_SIZE__)
+  (void)constant;
+  (void)integral_lower;
+  return run(std::false_type{}, std::true_type{}, std::true_type{}, backward);
+#else
+  return with_bool_flags([&](auto b, auto c, auto l) { return run(b, c, l); }, backward, constant,
+                         integral_lower);
+#endif
 }
 
 #if defined(__clang__)
