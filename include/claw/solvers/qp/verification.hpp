@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "claw/core/types.hpp"
+#include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/numerics.hpp"
 #include "claw/solvers/qp/types.hpp"
 
@@ -45,7 +46,7 @@ void qp_stationarity(const Eigen::MatrixBase<DQ>& q, typename DQ::Scalar q_norm,
   const Index n = x.size(), m = lambda.size();
   objective = Scalar(0);
   Scalar x_norm = Scalar(0);
-  for (Index k = 0; k < n; ++k) x_norm = std::fmax(x_norm, std::fabs(x.coeff(k)));
+  for (Index k = 0; k < n; ++k) x_norm = max_ignoring_nan(x_norm, std::fabs(x.coeff(k)));
   const Scalar qx_bound = q_norm * x_norm;  // >= |Q_j|'|x| for every column j
   for (Index j = 0; j < n; ++j) {
     const Scalar qx = q.col(j).dot(x);
@@ -90,20 +91,9 @@ bool qp_constraint_residuals(const Eigen::MatrixBase<DA>& a, const Eigen::Matrix
   out.primal = out.dual = out.complementarity = Scalar(0);
   out.most_violated = -1;
   bool finite = true;
-  for (Index c = 0; c < n + m; ++c) {
-    const bool bound = c < n;
-    const Index i = bound ? c : c - n;
-    Scalar v = Scalar(0);
-    if (bound) {
-      v = x.coeff(i);
-    } else if constexpr (DA::RowsAtCompileTime != 0) {
-      v = a.row(i).dot(x);
-    }
-    const Scalar lo = bound ? lb.coeff(i) : lba.coeff(i);
-    const Scalar hi = bound ? ub.coeff(i) : uba.coeff(i);
-    const Scalar norm = bound ? Scalar(1) : row_norm.coeff(i);
-    const Scalar multiplier = bound ? mu.coeff(i) : lambda.coeff(i);
-    finite = finite && std::isfinite(v) && std::isfinite(multiplier);
+  // Constraint c: value v = a_c'x within [lo, hi], ||a_c|| = norm, multiplier y.
+  const auto visit = [&](Index c, Scalar v, Scalar lo, Scalar hi, Scalar norm, Scalar y) {
+    finite = finite && std::isfinite(v) && std::isfinite(y);
     // Violation along the unit normal relative to 1 + |b| along it: (b - a'x) / (||a|| + |b|)
     // (a zero row: b / |b|, i.e. 1 when violated). An infinite side is never violated.
     const auto relative = [norm](Scalar miss, Scalar b) {
@@ -113,20 +103,26 @@ bool qp_constraint_residuals(const Eigen::MatrixBase<DA>& a, const Eigen::Matrix
     const Scalar below = lo > -infinity<Scalar>() ? relative(lo - v, lo) : Scalar(0);
     const Scalar above = hi < infinity<Scalar>() ? relative(v - hi, hi) : Scalar(0);
     if (below > out.primal || above > out.primal) {
-      out.primal = std::fmax(below, above);
+      out.primal = max_ignoring_nan(below, above);
       out.most_violated = c;
     }
-    if (multiplier > Scalar(0)) {
+    if (y > Scalar(0)) {
       if (!(lo > -infinity<Scalar>()))
-        out.dual = std::fmax(out.dual, multiplier);
+        out.dual = max_ignoring_nan(out.dual, y);
       else
-        out.complementarity = std::fmax(out.complementarity, std::fabs(below));
-    } else if (multiplier < Scalar(0)) {
+        out.complementarity = max_ignoring_nan(out.complementarity, std::fabs(below));
+    } else if (y < Scalar(0)) {
       if (!(hi < infinity<Scalar>()))
-        out.dual = std::fmax(out.dual, -multiplier);
+        out.dual = max_ignoring_nan(out.dual, -y);
       else
-        out.complementarity = std::fmax(out.complementarity, std::fabs(above));
+        out.complementarity = max_ignoring_nan(out.complementarity, std::fabs(above));
     }
+  };
+  for (Index j = 0; j < n; ++j)
+    visit(j, x.coeff(j), lb.coeff(j), ub.coeff(j), Scalar(1), mu.coeff(j));
+  if constexpr (DA::RowsAtCompileTime != 0) {
+    for (Index i = 0; i < m; ++i)
+      visit(n + i, a.row(i).dot(x), lba.coeff(i), uba.coeff(i), row_norm.coeff(i), lambda.coeff(i));
   }
   return finite;
 }
@@ -211,8 +207,9 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
     mu.coeffRef(j) = -v;
     if (v == Scalar(0)) continue;
     const Scalar lo = lb.coeff(j), hi = ub.coeff(j);
-    const Scalar side =
-        v > Scalar(0) ? std::fmin(hi, std::fmax(reach, lo)) : std::fmax(lo, std::fmin(-reach, hi));
+    const Scalar side = v > Scalar(0)
+                            ? detail::min_ignoring_nan(hi, detail::max_ignoring_nan(reach, lo))
+                            : detail::max_ignoring_nan(lo, detail::min_ignoring_nan(-reach, hi));
     gap -= v * side;
     magnitude += v_abs * std::fabs(side);  // v_j's own relative rounding times |c_j|
     underflow += std::fabs(side) * detail::dot_rounding(m, Scalar(0));  // and its absolute one
