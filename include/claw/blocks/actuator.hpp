@@ -25,18 +25,21 @@ namespace claw {
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_, int MaxDelay_ = 8, int MaxPoints_ = 8>
 class Actuator {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using Drive = Pid<Scalar, N_, MaxN_>;
-  using Delay = DelayLine<Scalar, N_, MaxN_, MaxDelay_>;
+  using Scalar = Scalar_;                        ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;  ///< a vector of n joints
+  using Drive = Pid<Scalar, N_, MaxN_>;          ///< the drive: a Pid on the delayed commands
+  using Delay = DelayLine<Scalar, N_, MaxN_, MaxDelay_>;  ///< one command's delay line
+  /// The position table: |u| <= L(q) per joint.
   using PositionLimit = PositionEffortLimit<Scalar, N_, MaxN_, MaxPoints_>;
   static constexpr const char* kCommandQuantity = "commandEffort";  ///< out, for logging
 
   /// Everything the pipeline carries between periods: the drive's state and the three delay
   /// lines' pending commands (the clamps keep none).
   struct State {
-    typename Drive::State drive;
-    typename Delay::State target, target_velocity, feedforward;
+    typename Drive::State drive;   ///< the drive's PidState
+    typename Delay::State target,  ///< the q* line's pending commands
+        target_velocity,           ///< the v* line's
+        feedforward;               ///< the ff line's
   };
 
   Actuator() : Actuator(N_ == Dynamic ? 0 : N_) {}
@@ -52,7 +55,7 @@ class Actuator {
     output_limits_.resize(n);
   }
 
-  Eigen::Index size() const noexcept { return drive_.size(); }
+  Eigen::Index size() const noexcept { return drive_.size(); }  ///< joint count n
 
   /// Installs the delay (0 ..= MaxDelay steps; the lines restart empty) and the output limits
   /// (validate_effort_limits), all or nothing: InvalidParameter / SizeMismatch keep the old ones.
@@ -68,12 +71,15 @@ class Actuator {
     return Status::Ok;
   }
 
+  /// The drive, to configure (PidSettings: gains, options and its own limits).
   Drive& drive() noexcept { return drive_; }
-  const Drive& drive() const noexcept { return drive_; }
+  const Drive& drive() const noexcept { return drive_; }  ///< the drive
+  /// The position table L(q), to configure.
   PositionLimit& position_limit() noexcept { return position_limit_; }
-  const PositionLimit& position_limit() const noexcept { return position_limit_; }
+  const PositionLimit& position_limit() const noexcept { return position_limit_; }  ///< the table
+  /// The clamp after the drive (EffortLimits at v), installed by configure().
   const EffortLimits<Scalar, N_, MaxN_>& output_limits() const noexcept { return output_limits_; }
-  Eigen::Index delay() const noexcept { return delays_[0].delay(); }
+  Eigen::Index delay() const noexcept { return delays_[0].delay(); }  ///< D [control steps]
 
   /// Restarts everything: the drive (Pid::reset) and the delay lines, empty: for the next D steps
   /// the drive sees q* = 0, v* = 0, ff = 0 (reset(held_target) holds a target instead).
@@ -128,6 +134,7 @@ class Actuator {
     copy_state(snapshot);
     return snapshot;
   }
+  /// state() into snapshot; allocates nothing when snapshot already has this size.
   void copy_state(State& snapshot) const noexcept {
     snapshot.drive = drive_.state();
     snapshot.target = delays_[0].state();
@@ -152,12 +159,15 @@ class Actuator {
   int state_quantity_count() const noexcept {
     return Drive::state_quantity_count() + 3 * static_cast<int>(delay());
   }
+  /// Logged quantity q: the drive's below Drive::state_quantity_count(), then pendingTarget,
+  /// pendingTargetVelocity and pendingFeedforward, each for slots 0 .. D-1 (0: the next out).
   StateQuantity state_quantity(int q) const noexcept {
     constexpr const char* kLines[3] = {"pendingTarget", "pendingTargetVelocity",
                                        "pendingFeedforward"};
     if (q < Drive::state_quantity_count()) return Drive::state_quantity(q);
     return {kLines[line_of(q)], slot_of(q)};
   }
+  /// Joint j's value of quantity q: the drive's, or a line's pending command (DelayLine::pending).
   Scalar state_value(int q, Eigen::Index j) const noexcept {
     if (q < Drive::state_quantity_count()) return drive_.state_value(q, j);
     return delays_[line_of(q)].pending(slot_of(q), j);

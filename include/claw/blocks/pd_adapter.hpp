@@ -136,12 +136,13 @@ Status pd_adapter(const Eigen::MatrixBase<DAction>& action, PdActionOrder order,
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdAdapter : public StatelessBlock<Scalar_> {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using Controller = PdController<Scalar, N_, MaxN_>;
+  using Scalar = Scalar_;                              ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;        ///< a vector of n joints
+  using Controller = PdController<Scalar, N_, MaxN_>;  ///< the controller it feeds
   using State = NoState;  ///< the controller's command state is the pair's state
   static constexpr const char* kCommandQuantity = "targetAcceleration";  ///< out, for logging
 
+  /// Settings of the block. Valid when: step_dt >= CLAW_MIN_TIME_STEP finite; deadband >= 0.
   struct Settings {
     PdActionOrder order = PdActionOrder::Velocity;  ///< gym_jiminy's default order is 1
     bool instantaneous = false;                     ///< rewrite the command state directly
@@ -155,7 +156,7 @@ class PdAdapter : public StatelessBlock<Scalar_> {
   /// An adapter for n joints (allocates here for dynamic sizes, never afterwards).
   explicit PdAdapter(Eigen::Index n) : settings_(default_settings(n)) {}
 
-  Eigen::Index size() const noexcept { return settings_.velocity_deadband.size(); }
+  Eigen::Index size() const noexcept { return settings_.velocity_deadband.size(); }  ///< n joints
 
   /// Validates and installs settings; keeps the old ones on failure.
   Status configure(const Settings& settings) noexcept {
@@ -193,7 +194,7 @@ class PdAdapter : public StatelessBlock<Scalar_> {
     return status;
   }
 
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
   /// The empty snapshot restores trivially: SizeMismatch for an adapter without joints, else Ok.
   Status set_state(const State& /*snapshot*/) const noexcept {
     return size() == 0 ? Status::SizeMismatch : Status::Ok;

@@ -196,11 +196,11 @@ Status encoder_to_motor_map(const Eigen::MatrixBase<DIndex>& encoder_motor_index
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class PdController {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using StateType = StateMatrix<Scalar, N_, MaxN_>;
-  using BoundsType = StateBounds<Scalar, N_, MaxN_>;
-  static constexpr Eigen::Index kDefaultSize = (N_ == Dynamic) ? 0 : N_;
+  using Scalar = Scalar_;                             ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;       ///< a vector of n joints
+  using StateType = StateMatrix<Scalar, N_, MaxN_>;   ///< a 3 x n command state [p; v; a]
+  using BoundsType = StateBounds<Scalar, N_, MaxN_>;  ///< lower and upper bounds of a StateType
+  static constexpr Eigen::Index kDefaultSize = (N_ == Dynamic) ? 0 : N_;  ///< N (0 if Dynamic)
   using State = StateType;  ///< the command state S: all the block carries between periods
   static constexpr const char* kCommandQuantity = "commandEffort";  ///< tau, for logging
 
@@ -210,13 +210,13 @@ class PdController {
   /// limit (+inf).
   struct Settings {
     BoundsType bounds = {StateType::Constant(3, kDefaultSize, -infinity<Scalar>()),
-                         StateType::Constant(3, kDefaultSize, infinity<Scalar>())};
+                         StateType::Constant(3, kDefaultSize, infinity<Scalar>())};  ///< S's bounds
     VectorType kp = VectorType::Zero(kDefaultSize);  ///< position gain [effort/pos]
     VectorType kd = VectorType::Zero(kDefaultSize);  ///< derivative time constant [s]
     VectorType effort_limit =                        ///< |tau| limit [effort], +inf: none
         VectorType::Constant(kDefaultSize, infinity<Scalar>());
-    Scalar control_dt = Scalar(0.001);  ///< control period h [s]
-    ZohMode mode = ZohMode::JiminyCompatible;
+    Scalar control_dt = Scalar(0.001);         ///< control period h [s]
+    ZohMode mode = ZohMode::JiminyCompatible;  ///< integrate_zoh's mode
   };
 
   /// Fixed size: N joints. Bounded / dynamic: call the size constructor.
@@ -428,17 +428,17 @@ class PdController {
 
   /// The command state S = [p*; v*; a*] after the last call.
   const StateType& command_state() const noexcept { return state_; }
-  /// Snapshot (rollback, checkpoints): S; set_state() restores it bit for bit, refusing it as
-  /// set_command_state() does.
-  const State& state() const noexcept { return state_; }
+  const State& state() const noexcept { return state_; }  ///< snapshot (rollback, checkpoints): S
+  /// Restores a snapshot bit for bit, refusing it as set_command_state() does.
   Status set_state(const State& snapshot) noexcept { return set_command_state(snapshot); }
-  /// Logging (core/fields.hpp): the rows of S, named as gym_jiminy's PD controller names them.
-  static constexpr int state_quantity_count() noexcept { return 3; }
+  static constexpr int state_quantity_count() noexcept { return 3; }  ///< 3: the rows of S
+  /// Logging (core/fields.hpp): row q of S, named as gym_jiminy's PD controller names it.
   static StateQuantity state_quantity(int q) noexcept {
     constexpr const char* kNames[3] = {"currentTargetPosition", "currentTargetVelocity",
                                        "currentTargetAcceleration"};
     return {kNames[q], -1};
   }
+  /// S(q, j): row q of S at joint j.
   Scalar state_value(int q, Eigen::Index j) const noexcept { return state_.coeff(q, j); }
   /// Writable command state, for adapters (PdAdapter's instantaneous mode). Keep it finite.
   StateType& mutable_command_state() noexcept { return state_; }

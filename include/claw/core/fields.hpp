@@ -12,9 +12,9 @@ namespace claw {
 /// One logged scalar: a quantity ("integralTerm"), the delay slot it sits in (pending commands of a
 /// delay line, 0 = the next one out; -1 for none) and the caller's joint name.
 struct FieldName {
-  const char* quantity = "";
-  int slot = -1;
-  const char* joint = "";
+  const char* quantity = "";  ///< the quantity ("integralTerm"), NUL-terminated
+  int slot = -1;              ///< delay slot, 0 = the next command out; -1 for none
+  const char* joint = "";     ///< the caller's joint name, NUL-terminated
 
   /// Writes "<quantity><joint>" ("<quantity><slot>_<joint>" for a slot) into buffer, NUL-terminated
   /// and cut to capacity - 1 characters; returns the full length without the NUL (a buffer of
@@ -37,14 +37,14 @@ struct FieldName {
     if (capacity > 0) buffer[written < capacity ? written : capacity - 1] = '\0';
     return written;
   }
-  std::size_t length() const noexcept { return write(nullptr, 0); }
+  std::size_t length() const noexcept { return write(nullptr, 0); }  ///< length without the NUL
 };
 
 /// A logged quantity of a block's state: its name and, for a delay line's pending commands, the
 /// slot (-1 for none).
 struct StateQuantity {
-  const char* name;
-  int slot;
+  const char* name;  ///< the quantity ("integralTerm"), the prefix of its fields' names
+  int slot;          ///< delay slot, 0 = the next command out; -1 for none
 };
 
 /// Calls sink(FieldName) once per scalar of block's state, quantity by quantity and, within one,
@@ -91,10 +91,14 @@ struct NoState {};
 /// that it has joints.
 template <typename Scalar>
 struct StatelessBlock {
-  using State = NoState;
+  using State = NoState;  ///< nothing is carried between calls
+  /// The empty snapshot.
   State state() const noexcept { return {}; }
+  /// No logged quantity.
   static constexpr int state_quantity_count() noexcept { return 0; }
+  /// {"", -1}: there is no quantity q to name.
   static StateQuantity state_quantity(int /*q*/) noexcept { return {"", -1}; }
+  /// 0: there is no quantity q to log.
   Scalar state_value(int /*q*/, Eigen::Index /*j*/) const noexcept { return Scalar(0); }
 };
 

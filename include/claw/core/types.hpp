@@ -41,8 +41,8 @@ enum StateRow : int { kPosition = 0, kVelocity = 1, kAcceleration = 2 };
 /// validate_state_bounds).
 template <typename Scalar, int N, int MaxN = N>
 struct StateBounds {
-  StateMatrix<Scalar, N, MaxN> lower;
-  StateMatrix<Scalar, N, MaxN> upper;
+  StateMatrix<Scalar, N, MaxN> lower;  ///< rows p [pos], v [pos/s], a [pos/s^2]; -inf: unbounded
+  StateMatrix<Scalar, N, MaxN> upper;  ///< same rows, >= lower entrywise; +inf: unbounded
 };
 
 /// clip(x, lo, hi) = min(max(x, lo), hi). With lo > hi the answer is hi (the gym_jiminy order).

@@ -51,17 +51,17 @@ class FliqcFilter {
                 "FliqcFilter<Scalar, N, MaxN, MaxM> needs a bounded number of distances MaxM");
 
  public:
-  using Scalar = Scalar_;
-  using Index = Eigen::Index;
-  static constexpr int kMaxVars = MaxN_ + MaxM_;
+  using Scalar = Scalar_;                         ///< the scalar type (float or double)
+  using Index = Eigen::Index;                     ///< index and size type
+  static constexpr int kMaxVars = MaxN_ + MaxM_;  ///< LCQP variables at most: x = [qdot; lambda]
   /// Rows of A: the n equality rows, or the m rows of the least-violation fallback.
   static constexpr int kMaxRows = MaxN_ > MaxM_ ? MaxN_ : MaxM_;
-  using Solver = LcqpSolver<Scalar, kMaxVars, kMaxRows, MaxM_>;
-  using Problem = typename Solver::Problem;
-  using Settings = FliqcSettings<Scalar>;
-  using Result = FliqcResult<Scalar, N_, MaxN_, MaxM_>;
-  using VectorN = Vector<Scalar, N_, MaxN_>;
-  using MatrixNN = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
+  using Solver = LcqpSolver<Scalar, kMaxVars, kMaxRows, MaxM_>;  ///< the LCQP solver it runs
+  using Problem = typename Solver::Problem;              ///< the LCQP it assembles each cycle
+  using Settings = FliqcSettings<Scalar>;                ///< see FliqcSettings
+  using Result = FliqcResult<Scalar, N_, MaxN_, MaxM_>;  ///< see FliqcResult
+  using VectorN = Vector<Scalar, N_, MaxN_>;             ///< n entries, one per joint
+  using MatrixNN = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;  ///< n x n
 
   /// N fixed: ready with default settings. N Dynamic: call set_num_joints() first.
   FliqcFilter() {
@@ -96,7 +96,7 @@ class FliqcFilter {
     reset();
     return Status::Ok;
   }
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
 
   /// Per-joint velocity bounds |qdot_j| <= limit_j (each > 0, +inf allowed). SizeMismatch or
   /// InvalidParameter: nothing changes.
@@ -124,7 +124,7 @@ class FliqcFilter {
   /// Forgets the warm start.
   void reset() noexcept { previous_count_ = 0; }
 
-  const Result& result() const noexcept { return result_; }
+  const Result& result() const noexcept { return result_; }  ///< the last cycle's result
 
   /// One cycle with M = I (the mass-matrix costs then equal the identity ones) and the default
   /// P_i^inv = P_i' / |P_i|^2. qdot_guide: n; jacobian: >= 3 x n (rows 0-2 translational);

@@ -35,7 +35,7 @@ enum class FliqcFallback : std::uint8_t {
 /// Settings of a FliqcFilter; defaults are the original controller's.
 template <typename Scalar>
 struct FliqcSettings {
-  FliqcCostType quad_cost_type = FliqcCostType::Identity;
+  FliqcCostType quad_cost_type = FliqcCostType::Identity;  ///< the cost on qdot
   /// The original builds the velocity-error costs with g = -2 Q qdot_guide, whose minimiser is
   /// 2 qdot_guide; true reproduces that, false (default) puts the minimiser at qdot_guide.
   bool velocity_error_as_original = false;
@@ -60,10 +60,13 @@ struct FliqcSettings {
   /// Bound on |qdot_j| for every joint (+inf: none); FliqcFilter::set_velocity_limits sets one per
   /// joint instead.
   Scalar q_dot_max = infinity<Scalar>();
-  FliqcFallback fallback = FliqcFallback::Stop;
+  FliqcFallback fallback = FliqcFallback::Stop;  ///< what a cycle that is not Ok commands
   /// Settings of the LCQP solver (its defaults).
   LcqpSettings<Scalar> solver;
 
+  /// InvalidParameter unless dt passes valid_time_step_setting, eps is finite, active_threshold is
+  /// not NaN, lambda_cost_penalty is finite and > 0 and lambda_max, esc_vel_max, q_dot_max are
+  /// > 0; else solver.validate().
   Status validate() const noexcept {
     if (!valid_time_step_setting(dt) || !std::isfinite(eps) || std::isnan(active_threshold) ||
         !(lambda_cost_penalty > Scalar(0)) || !std::isfinite(lambda_cost_penalty) ||
@@ -83,7 +86,8 @@ struct FliqcSettings {
 ///    InvalidProblem (inputs refused); NumericalOverflow (finite inputs whose problem overflowed).
 template <typename Scalar, int N, int MaxN, int MaxM>
 struct FliqcResult {
-  Status status = Status::InvalidProblem;
+  Status status = Status::InvalidProblem;  ///< see above; before the first cycle: InvalidProblem
+  /// The command, n entries (see above).
   Vector<Scalar, N, MaxN> qdot;
   Vector<Scalar, Dynamic, MaxM> lambda;  ///< one per active distance (0 unless solved and Ok)
   /// Index into the caller's psi of each active distance, in order.
@@ -91,6 +95,7 @@ struct FliqcResult {
   /// Per active distance: 0 lambda_i = 0 (distance constraint slack), 1 the distance constraint
   /// holds with equality, 2 both (degenerate). Also the warm start of the next cycle.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> active_set;
+  /// m, the number of active distances (0 when refused).
   int active_count = 0;
   bool solved = false;  ///< the LCQP was solved this cycle (false: none active or refused)
   bool certified_global = false;  ///< the LCQP answer (Ok or Infeasible) is proved
@@ -99,11 +104,11 @@ struct FliqcResult {
   /// Per active distance: 1 when the null-space projector removes its reaction (see
   /// FliqcSettings::exempt_blocked_rows_from_projector), else 0; projector_blocked_count of them.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> projector_blocked;
-  int projector_blocked_count = 0;
-  LcqpPath path = LcqpPath::None;
-  LcqpResiduals<Scalar> residuals;
-  int qp_solves = 0;
-  int lemke_pivots = 0;
+  int projector_blocked_count = 0;  ///< entries of projector_blocked that are 1
+  LcqpPath path = LcqpPath::None;   ///< the LCQP solver's path (None when not solved)
+  LcqpResiduals<Scalar> residuals;  ///< the LCQP answer's residuals (+inf when not solved)
+  int qp_solves = 0;                ///< convex QPs of this cycle's LCQP solve
+  int lemke_pivots = 0;             ///< Lemke pivots of this cycle's LCQP solve
   /// Largest predicted violation max_i (eps - psi_i - dt P_i qdot) of the returned qdot over the
   /// active distances (<= 0 when every one holds).
   Scalar predicted_violation = Scalar(0);

@@ -23,8 +23,8 @@ enum class ActivationKind : std::uint8_t {
 /// Settings of ActivationDynamics; every vector has one entry per joint.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct ActivationSettings {
-  using VectorType = Vector<Scalar, N, MaxN>;
-  ActivationKind kind = ActivationKind::None;
+  using VectorType = Vector<Scalar, N, MaxN>;  ///< one entry per joint
+  ActivationKind kind = ActivationKind::None;  ///< how a follows u
   /// Filter time constant tau [s] (Filter, FilterExact: > 0 and finite; not read otherwise).
   VectorType time_constant = VectorType::Constant(N == Dynamic ? 0 : N, Scalar(1));
   /// MuJoCo's actearly: the setpoint is the activation after this step's advance, not before.
@@ -51,9 +51,9 @@ struct ActivationSettings {
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class ActivationDynamics {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using Settings = ActivationSettings<Scalar, N_, MaxN_>;
+  using Scalar = Scalar_;                                  ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;            ///< a vector of n joints
+  using Settings = ActivationSettings<Scalar, N_, MaxN_>;  ///< kind, tau, early, dt
   static constexpr const char* kCommandQuantity = "setpoint";  ///< r, for logging
 
   /// What the dynamics carry between steps: the activation.
@@ -62,11 +62,13 @@ class ActivationDynamics {
   };
 
   ActivationDynamics() : ActivationDynamics(N_ == Dynamic ? 0 : N_) {}
+  /// Dynamics for n joints: a = 0, default settings (kind None, tau = 1); allocates here for
+  /// dynamic sizes.
   explicit ActivationDynamics(Eigen::Index n) : state_{VectorType::Zero(n)} {
     settings_.time_constant.setConstant(n, Scalar(1));
   }
 
-  Eigen::Index size() const noexcept { return state_.activation.size(); }
+  Eigen::Index size() const noexcept { return state_.activation.size(); }  ///< joint count n
 
   /// Validates and installs settings (old ones kept on failure); the activation is kept.
   Status configure(const Settings& settings) noexcept {
@@ -75,7 +77,7 @@ class ActivationDynamics {
     if (status == Status::Ok) settings_ = settings;
     return status;
   }
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
 
   /// a = 0.
   void reset() noexcept { state_.activation.setZero(); }
@@ -139,7 +141,9 @@ class ActivationDynamics {
   }
   /// Logging (core/fields.hpp): one quantity, a.
   static constexpr int state_quantity_count() noexcept { return 1; }
+  /// The one quantity: activation (no slot).
   static StateQuantity state_quantity(int /*q*/) noexcept { return {"activation", -1}; }
+  /// a of joint j.
   Scalar state_value(int /*q*/, Eigen::Index j) const noexcept {
     return state_.activation.coeff(j);
   }

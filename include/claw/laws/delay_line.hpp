@@ -43,17 +43,17 @@ class DelayLine {
   static_assert(MaxDelay_ >= 1, "DelayLine: MaxDelay >= 1 (a delay of 0 needs no buffer)");
 
  public:
-  using Scalar = Scalar_;
-  static constexpr int kMaxDelay = MaxDelay_;
-  // One row per slot (a slot holds every joint, contiguous), one column per joint.
+  using Scalar = Scalar_;                      ///< the scalar type (float or double)
+  static constexpr int kMaxDelay = MaxDelay_;  ///< MaxDelay: the largest D, >= 1
+  /// The ring: one row per slot (a slot holds every joint, contiguous), one column per joint.
   using Buffer = Eigen::Matrix<Scalar, Dynamic, N_, (N_ == 1 ? Eigen::ColMajor : Eigen::RowMajor),
                                MaxDelay_, MaxN_>;
   static constexpr const char* kCommandQuantity = "delayedCommand";  ///< out, for logging
 
   /// The pending commands: rows 0 .. D-1 of buffer in use, row head the oldest (the next out).
   struct State {
-    Buffer buffer;
-    Eigen::Index head = 0;
+    Buffer buffer;          ///< MaxDelay x n; rows 0 .. D-1 hold the pending commands
+    Eigen::Index head = 0;  ///< the row of the oldest (the next out), 0 .. max(D, 1) - 1
   };
 
   DelayLine() : DelayLine(N_ == Dynamic ? 0 : N_) {}
@@ -65,8 +65,8 @@ class DelayLine {
     state_.buffer.setZero(MaxDelay_, n);
   }
 
-  Eigen::Index size() const noexcept { return state_.buffer.cols(); }
-  Eigen::Index delay() const noexcept { return delay_; }
+  Eigen::Index size() const noexcept { return state_.buffer.cols(); }  ///< joint count n
+  Eigen::Index delay() const noexcept { return delay_; }  ///< D [control steps], 0 ..= MaxDelay
 
   /// Sets D (0 ..= MaxDelay, else InvalidParameter with nothing changed) and empties the line:
   /// its next D outputs are 0.
@@ -161,7 +161,9 @@ class DelayLine {
   }
   /// Logging (core/fields.hpp): one quantity per slot, the next output first.
   int state_quantity_count() const noexcept { return static_cast<int>(delay_); }
+  /// Slot `slot`'s quantity: pendingCommand, logged as "pendingCommand<slot>_<joint>".
   static StateQuantity state_quantity(int slot) noexcept { return {"pendingCommand", slot}; }
+  /// pending(slot, j).
   Scalar state_value(int slot, Eigen::Index j) const noexcept { return pending(slot, j); }
 
   /// update() for a caller's scratch `out`: the input is checked in the same pass that moves it
@@ -202,6 +204,7 @@ class DelayLine {
   Scalar* slot_to_exchange() noexcept {
     return delay_ > 0 ? state_.buffer.row(state_.head).data() : nullptr;
   }
+  /// Ends the exchange of slot_to_exchange()'s slot: the line advances one step (D = 0: nothing).
   void slot_exchanged() noexcept {
     if (delay_ > 0) advance_head();
   }

@@ -32,9 +32,9 @@ enum class EffortLimitKind : std::uint8_t {
 /// The factories none(), symmetric(), bounds() and dc_motor() state the intent in one call.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct EffortLimits {
-  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
-  using VectorType = Vector<Scalar, N, MaxN>;
-  EffortLimitKind kind = EffortLimitKind::None;
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;  ///< N (0 if Dynamic)
+  using VectorType = Vector<Scalar, N, MaxN>;                           ///< one entry per joint
+  EffortLimitKind kind = EffortLimitKind::None;  ///< the envelope; unread fields stay +-inf
   VectorType lower = VectorType::Constant(kDefaultSize, -infinity<Scalar>());         ///< [effort]
   VectorType upper = VectorType::Constant(kDefaultSize, infinity<Scalar>());          ///< [effort]
   VectorType stall_effort = VectorType::Constant(kDefaultSize, infinity<Scalar>());   ///< tsat

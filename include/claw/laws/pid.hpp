@@ -36,10 +36,10 @@ namespace claw {
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class Pid {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using Settings = PidSettings<Scalar, N_, MaxN_>;
-  using State = PidState<Scalar, N_, MaxN_>;
+  using Scalar = Scalar_;                           ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;     ///< one entry per joint
+  using Settings = PidSettings<Scalar, N_, MaxN_>;  ///< the options configure() takes
+  using State = PidState<Scalar, N_, MaxN_>;        ///< what is carried between steps
   static constexpr const char* kCommandQuantity = "commandEffort";  ///< out, for logging
 
   Pid() : Pid(N_ == Dynamic ? 0 : N_) {}
@@ -56,7 +56,7 @@ class Pid {
     derived_.refresh(settings_);
   }
 
-  Eigen::Index size() const noexcept { return state_.integral.size(); }
+  Eigen::Index size() const noexcept { return state_.integral.size(); }  ///< joint count n
 
   /// Validates and installs settings (see PidSettings::validate); keeps the old ones on failure.
   /// The state (integral, previous error, slew, filter) is kept: call reset() to restart; only
@@ -221,7 +221,7 @@ class Pid {
   bool next_step_is_first() const noexcept { return state_.first || !state_.history_valid; }
   /// Slew limiter state s (the last limited setpoint) per joint.
   const VectorType& slew_state() const noexcept { return state_.slew_state; }
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
 
   /// Everything carried between steps (rollback, checkpoints): copy it, keep it, and set_state()
   /// restores the Pid bit for bit under the same settings. Copying into a snapshot of this size
@@ -241,7 +241,9 @@ class Pid {
   }
   /// Logging (core/fields.hpp): the state's quantities, one scalar per joint each.
   static constexpr int state_quantity_count() noexcept { return State::kQuantityCount; }
+  /// Name of quantity q, 0 <= q < state_quantity_count() (PidState::quantity).
   static StateQuantity state_quantity(int q) noexcept { return State::quantity(q); }
+  /// Value of quantity q at joint j, in its member's units (PidState::value).
   Scalar state_value(int q, Eigen::Index j) const noexcept { return state_.value(q, j); }
 
   /// True when update() takes the simple path (detail::pid_simple): the common configuration.

@@ -16,18 +16,23 @@ namespace claw {
 /// runs at construction, configure() and set_gains(), never in update().
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct PidDerived {
-  using VectorType = Vector<Scalar, N, MaxN>;
+  using VectorType = Vector<Scalar, N, MaxN>;  ///< one entry per joint
 
   VectorType tracking_time;   ///< Tt per joint (set or default), before the bound Tt >= h / 2
   VectorType integral_lower;  ///< bounds of I [effort]: the I-term bounds within IntegralClamp's
   VectorType integral_upper;  ///< (under ITermClampInOutput: the bounds of the I the output uses)
-  VectorType effort_lower;    ///< the Bounds effort limits, or -+inf (the simple path's)
-  VectorType effort_upper;
-  bool simple = false;                ///< the fast path applies (Pid's class comment)
+  VectorType effort_lower;    ///< lower Bounds effort limit, or -inf (the simple path's) [effort]
+  VectorType effort_upper;    ///< upper Bounds effort limit, or +inf (the simple path's) [effort]
+  bool simple = false;        ///< the fast path applies (Pid's class comment)
   bool zero_constant_effort = false;  ///< every c is +0: the simple path adds a constant +0
   bool symmetric_integral = false;    ///< integral_lower is -integral_upper, bit for bit
-  bool has_target_range = false, has_velocity_range = false, has_feedforward_range = false;
-  bool has_slew = false, has_wrap = false, has_filter = false, has_deadband = false;
+  bool has_target_range = false,      ///< some target_min or target_max is finite
+      has_velocity_range = false,     ///< some target_velocity_min or target_velocity_max is finite
+      has_feedforward_range = false;  ///< some feedforward_min or feedforward_max is finite
+  bool has_slew = false,              ///< some slew_rate is finite
+      has_wrap = false,               ///< some wrap_period is > 0
+      has_filter = false,             ///< some derivative_filter is in (0, +inf)
+      has_deadband = false;           ///< some error_deadband is > 0
 
   /// n joints (allocates here for dynamic sizes).
   void resize(Eigen::Index n) {

@@ -44,12 +44,16 @@ void set_bounds(EffortLimits<Scalar, N, MaxN>& limits, Scalar lower, Scalar uppe
 /// MuJoCo's `mujoco.pid` actuator plugin (dyntype none). Absent options are +-inf.
 template <typename Scalar>
 struct MujocoPluginPid {
-  Scalar kp = 0, ki = 0, kd = 0;
-  Scalar imax = infinity<Scalar>();     ///< I-term bound [force]; MuJoCo clamps z to +-imax/ki
-  Scalar slewmax = infinity<Scalar>();  ///< setpoint rate [length/s]; skipped at t = 0
-  Scalar ctrl_min = -infinity<Scalar>(), ctrl_max = infinity<Scalar>();    ///< ctrlrange
-  Scalar force_min = -infinity<Scalar>(), force_max = infinity<Scalar>();  ///< forcerange
-  Scalar timestep = Scalar(0.002);
+  Scalar kp = 0,                           ///< proportional gain [force/length], >= 0
+      ki = 0,                              ///< integral gain [force/(length s)], >= 0
+      kd = 0;                              ///< derivative gain, on -v [force s/length], >= 0
+  Scalar imax = infinity<Scalar>();        ///< I-term bound [force]; MuJoCo clamps z to +-imax/ki
+  Scalar slewmax = infinity<Scalar>();     ///< setpoint rate [length/s]; skipped at t = 0
+  Scalar ctrl_min = -infinity<Scalar>(),   ///< ctrlrange: lower bound of ctrl = q* [length]
+      ctrl_max = infinity<Scalar>();       ///< ctrlrange: upper bound of ctrl = q* [length]
+  Scalar force_min = -infinity<Scalar>(),  ///< forcerange: lower bound of the force [force]
+      force_max = infinity<Scalar>();      ///< forcerange: upper bound of the force [force]
+  Scalar timestep = Scalar(0.002);         ///< the model's timestep h [s]
 };
 
 /// The plugin's law: u = clip(ctrl, ctrlrange), slew-limited except on the first step;
@@ -75,15 +79,21 @@ PidSettings<Scalar, N, MaxN> mujoco_plugin(Eigen::Index n, const MujocoPluginPid
 /// MuJoCo's native `<pid>` actuator (3.12). imax and slewmax <= 0 or +inf mean absent.
 template <typename Scalar>
 struct MujocoNativePid {
-  Scalar kp = 0, ki = 0, kv = 0;
+  Scalar kp = 0,       ///< proportional gain [force/length], >= 0
+      ki = 0,          ///< integral gain, on z [force/(length s)], >= 0
+      kv = 0;          ///< velocity gain, on v* - v [force s/length], >= 0
   Scalar imax = 0;     ///< bound on the integral state z itself [length s] (StopAtLimit)
   Scalar slewmax = 0;  ///< [length/s]; applies from the first step, ramping from 0
-  Scalar pos_min = -infinity<Scalar>(), pos_max = infinity<Scalar>();      ///< posrange
-  Scalar vel_min = -infinity<Scalar>(), vel_max = infinity<Scalar>();      ///< velrange
-  Scalar ff_min = -infinity<Scalar>(), ff_max = infinity<Scalar>();        ///< ffrange
-  Scalar force_min = -infinity<Scalar>(), force_max = infinity<Scalar>();  ///< forcerange
+  Scalar pos_min = -infinity<Scalar>(),    ///< posrange: lower bound of q* [length]
+      pos_max = infinity<Scalar>();        ///< posrange: upper bound of q* [length]
+  Scalar vel_min = -infinity<Scalar>(),    ///< velrange: lower bound of v* [length/s]
+      vel_max = infinity<Scalar>();        ///< velrange: upper bound of v* [length/s]
+  Scalar ff_min = -infinity<Scalar>(),     ///< ffrange: lower bound of ff [force]
+      ff_max = infinity<Scalar>();         ///< ffrange: upper bound of ff [force]
+  Scalar force_min = -infinity<Scalar>(),  ///< forcerange: lower bound of the force [force]
+      force_max = infinity<Scalar>();      ///< forcerange: upper bound of the force [force]
   bool actearly = false;  ///< use this step's integral (backward Euler) instead of the previous
-  Scalar timestep = Scalar(0.002);
+  Scalar timestep = Scalar(0.002);  ///< the model's timestep h [s]
 };
 
 /// The native law: inputs clipped by their ranges; slew from s = 0; z integrates e unless |z| >=
@@ -114,10 +124,12 @@ PidSettings<Scalar, N, MaxN> mujoco_native(Eigen::Index n, const MujocoNativePid
 /// once, |u| <= effort_limit.
 template <typename Scalar>
 struct NewtonDrivePid {
-  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar kp = 0,                             ///< proportional gain [effort/pos], >= 0
+      ki = 0,                                ///< integral gain, on z [effort/(pos s)], >= 0
+      kd = 0;                                ///< derivative gain, on v* - v [effort s/pos], >= 0
   Scalar integral_max = infinity<Scalar>();  ///< [pos s]
   Scalar effort_limit = infinity<Scalar>();  ///< [effort]
-  Scalar dt = Scalar(0.001);
+  Scalar dt = Scalar(0.001);                 ///< control period h [s]
 };
 
 /// Explicit DrivePID as a Pid (call the full update with v* and ff as needed).
@@ -135,10 +147,11 @@ PidSettings<Scalar, N, MaxN> newton_drive_pid(Eigen::Index n, const NewtonDriveP
 /// (kp = kd = 0, same clamp, no limit) as its feedforward: ff_stable = ki z+ (+ user ff).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct NewtonImplicitDrive {
-  StablePdSettings<Scalar, N, MaxN> stable_pd;
-  PidSettings<Scalar, N, MaxN> integral;
+  StablePdSettings<Scalar, N, MaxN> stable_pd;  ///< the StablePd: kp, kd and the effort limit
+  PidSettings<Scalar, N, MaxN> integral;  ///< the integral-only Pid: its ki z+ is the StablePd's ff
 };
 
+/// The implicit DrivePID's two parts for n joints.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 NewtonImplicitDrive<Scalar, N, MaxN> newton_drive_pid_implicit(Eigen::Index n,
                                                                const NewtonDrivePid<Scalar>& p) {
@@ -168,15 +181,19 @@ enum class ControlToolboxStrategy : std::uint8_t {
 /// control_toolbox Pid's gains and options, with its names.
 template <typename Scalar>
 struct ControlToolboxPid {
-  Scalar p = 0, i = 0, d = 0;
-  Scalar i_min = -infinity<Scalar>(), i_max = infinity<Scalar>();  ///< I-term bounds [effort]
-  Scalar u_min = -infinity<Scalar>(), u_max = infinity<Scalar>();  ///< output saturation
-  ControlToolboxStrategy strategy = ControlToolboxStrategy::BackCalculation;
+  Scalar p = 0,                        ///< proportional gain [effort/pos], any sign
+      i = 0,                           ///< integral gain [effort/(pos s)], any sign
+      d = 0;                           ///< derivative gain, on de [effort s/pos], any sign
+  Scalar i_min = -infinity<Scalar>(),  ///< lower I-term bound [effort]
+      i_max = infinity<Scalar>();      ///< upper I-term bound [effort]
+  Scalar u_min = -infinity<Scalar>(),  ///< lower output saturation [effort]
+      u_max = infinity<Scalar>();      ///< upper output saturation [effort]
+  ControlToolboxStrategy strategy = ControlToolboxStrategy::BackCalculation;  ///< anti-windup
   bool legacy_antiwindup = false;  ///< Legacy only: true clamps the state I, false only its use
   Scalar tracking_time = 0;        ///< back-calculation Tt [s]; 0: sqrt(d/i), or p/i when d = 0
   /// |e| <= it: the integral holds (PidSettings::error_deadband); control_toolbox's default.
   Scalar error_deadband = std::numeric_limits<Scalar>::epsilon();
-  Scalar dt = Scalar(0.001);
+  Scalar dt = Scalar(0.001);  ///< control period h [s]
 };
 
 namespace detail {
@@ -272,7 +289,9 @@ VelocityServoSettings<Scalar, N, MaxN> coppeliasim_joint(Eigen::Index n,
 /// Drake's PidController gains and the period h it is sampled at.
 template <typename Scalar>
 struct DrakePid {
-  Scalar kp = 0, ki = 0, kd = 0;
+  Scalar kp = 0,              ///< proportional gain [effort/pos], any sign
+      ki = 0,                 ///< integral gain, on z [effort/(pos s)], any sign
+      kd = 0;                 ///< derivative gain, on v* - v [effort s/pos], any sign
   Scalar dt = Scalar(0.001);  ///< sampling period h [s]
 };
 
@@ -293,13 +312,17 @@ PidSettings<Scalar, N, MaxN> drake(Eigen::Index n, const DrakePid<Scalar>& p) {
 /// REVERSE direction (the output falls as the error grows): kp, ki, kd negated (signed_gains).
 template <typename Scalar>
 struct ArduinoPid {
-  Scalar kp = 0, ki = 0, kd = 0;
-  Scalar out_min = 0, out_max = 255;
-  bool proportional_on_measurement = false;
-  bool reverse = false;
-  Scalar sample_time = Scalar(0.1);  ///< [s]
+  Scalar kp = 0,       ///< Kp [effort/pos], >= 0 (reverse negates)
+      ki = 0,          ///< Ki, per second [effort/(pos s)], >= 0 (reverse negates)
+      kd = 0;          ///< Kd, on -dInput / h [effort s/pos], >= 0 (reverse negates)
+  Scalar out_min = 0,  ///< lower bound of output and outputSum [effort]
+      out_max = 255;   ///< upper bound of output and outputSum [effort]
+  bool proportional_on_measurement = false;  ///< P_ON_M: kp acts on dInput, through outputSum
+  bool reverse = false;                      ///< REVERSE direction: kp, ki, kd negated
+  Scalar sample_time = Scalar(0.1);          ///< [s]
 };
 
+/// Arduino's PID_v1 for n joints.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 PidSettings<Scalar, N, MaxN> arduino(Eigen::Index n, const ArduinoPid<Scalar>& p) {
   const Scalar sign = p.reverse ? Scalar(-1) : Scalar(1);

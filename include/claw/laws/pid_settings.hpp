@@ -38,8 +38,9 @@ enum class IntegralRule : std::uint8_t {
 /// Euler.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct PidSettings {
-  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
-  using VectorType = Vector<Scalar, N, MaxN>;
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;  ///< N, or 0 if dynamic
+  using VectorType = Vector<Scalar, N, MaxN>;                           ///< one entry per joint
+  /// kDefaultSize entries equal to value (the members' defaults).
   static VectorType constant(Scalar value) { return VectorType::Constant(kDefaultSize, value); }
 
   VectorType kp = constant(Scalar(0));  ///< proportional gain [effort/pos]
@@ -53,7 +54,7 @@ struct PidSettings {
   bool signed_gains = false;
   VectorType constant_effort = constant(Scalar(0));  ///< c, added to every output [effort]
 
-  DerivativeSource derivative = DerivativeSource::VelocityError;
+  DerivativeSource derivative = DerivativeSource::VelocityError;  ///< what d is made of
   /// ErrorDifference only: on the first step use e_prev = 0 (ros control_toolbox after reset,
   /// a derivative kick) instead of skipping the term (CoppeliaSim, the default).
   bool derivative_from_zero_error = false;
@@ -61,14 +62,14 @@ struct PidSettings {
   /// d_f+ = (d_f + h N d) / (1 + h N), d_f = 0 after reset. 0 or +inf: no filter.
   VectorType derivative_filter = constant(Scalar(0));
 
-  IntegralRule integral_rule = IntegralRule::BackwardEuler;
-  AntiWindup anti_windup = AntiWindup::None;
-  VectorType integral_max = constant(infinity<Scalar>());  ///< IntegralClamp, StopAtLimit [pos s]
+  IntegralRule integral_rule = IntegralRule::BackwardEuler;  ///< when I enters u
+  AntiWindup anti_windup = AntiWindup::None;                 ///< how I is kept from winding up
+  VectorType integral_max = constant(infinity<Scalar>());    ///< IntegralClamp, StopAtLimit [pos s]
   /// I-term bounds [effort]: the state I is clipped into [iterm_min, iterm_max] at the end of
   /// every step, after the anti-windup device's own update (control_toolbox clamps after
   /// back-calculation too); ITermClampInOutput clips only the I the output uses. +-inf: none.
   VectorType iterm_min = constant(-infinity<Scalar>());
-  VectorType iterm_max = constant(infinity<Scalar>());
+  VectorType iterm_max = constant(infinity<Scalar>());  ///< upper I-term bound [effort]
   /// Error deadband [pos] (control_toolbox's error_deadband): a step with |e| <= error_deadband
   /// leaves the integral where it is (no ki e h, no anti-windup correction); the P and D terms
   /// use e as always. 0: off (e = 0 still takes the integral step, e.g. back-calculation's).
@@ -82,18 +83,18 @@ struct PidSettings {
   EffortLimits<Scalar, N, MaxN> limits;  ///< applied to u; the anti-windup sees the result
 
   VectorType slew_rate = constant(infinity<Scalar>());  ///< setpoint rate limit S [pos/s], +inf off
-  SlewStart slew_start = SlewStart::FromMeasurement;
+  SlewStart slew_start = SlewStart::FromMeasurement;    ///< where s starts on a first step
 
   /// Continuous joints: e is wrapped to the shortest angle in [-P/2, P/2] for period P (2 pi for
   /// an unbounded revolute joint); 0 means not wrapped.
   VectorType wrap_period = constant(Scalar(0));
 
   VectorType target_min = constant(-infinity<Scalar>());  ///< q* clipped first (MuJoCo ctrlrange)
-  VectorType target_max = constant(infinity<Scalar>());
+  VectorType target_max = constant(infinity<Scalar>());   ///< upper bound of q* [pos]
   VectorType target_velocity_min = constant(-infinity<Scalar>());  ///< v* clip (MuJoCo velrange)
-  VectorType target_velocity_max = constant(infinity<Scalar>());
-  VectorType feedforward_min = constant(-infinity<Scalar>());  ///< ff clip (MuJoCo ffrange)
-  VectorType feedforward_max = constant(infinity<Scalar>());
+  VectorType target_velocity_max = constant(infinity<Scalar>());   ///< upper bound of v* [pos/s]
+  VectorType feedforward_min = constant(-infinity<Scalar>());      ///< ff clip (MuJoCo ffrange)
+  VectorType feedforward_max = constant(infinity<Scalar>());       ///< upper bound of ff [effort]
 
   /// Control period h [s] of Pid::update without h (the overloads with h use theirs instead);
   /// >= CLAW_MIN_TIME_STEP.

@@ -13,7 +13,7 @@ namespace claw {
 /// handing it back through Pid::set_state() restores the controller bit for bit.
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct PidState {
-  using VectorType = Vector<Scalar, N, MaxN>;
+  using VectorType = Vector<Scalar, N, MaxN>;  ///< one entry per joint
 
   VectorType integral;              ///< I [effort]
   VectorType previous_error;        ///< e of the last step [pos]
@@ -27,6 +27,7 @@ struct PidState {
   bool history_valid = true;  ///< previous error / measurement / slew state are current
 
   PidState() : PidState(N == Dynamic ? 0 : N) {}
+  /// n joints, all zero, the next step a first step (allocates here for dynamic sizes).
   explicit PidState(Eigen::Index n)
       : integral(VectorType::Zero(n)),
         previous_error(VectorType::Zero(n)),
@@ -36,7 +37,7 @@ struct PidState {
     restarted.setConstant(n, false);
   }
 
-  Eigen::Index size() const noexcept { return integral.size(); }
+  Eigen::Index size() const noexcept { return integral.size(); }  ///< joint count n
 
   /// Every per-joint member has n entries.
   bool has_size(Eigen::Index n) const noexcept {
@@ -53,11 +54,13 @@ struct PidState {
 
   /// The logged quantities, in member order (core/fields.hpp).
   static constexpr int kQuantityCount = 5;
+  /// Quantity q, 0 <= q < kQuantityCount: its name, no slot (-1).
   static StateQuantity quantity(int q) noexcept {
     constexpr const char* kNames[kQuantityCount] = {
         "integralTerm", "previousError", "previousMeasurement", "slewState", "filteredDerivative"};
     return {kNames[q], -1};
   }
+  /// Quantity q of joint j: the q-th per-joint member, integral to filtered_derivative.
   Scalar value(int q, Eigen::Index j) const noexcept {
     switch (q) {
       case 0:

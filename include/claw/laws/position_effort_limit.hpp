@@ -23,7 +23,7 @@ class PositionEffortLimit {
   static_assert(MaxPoints_ >= 2, "PositionEffortLimit: MaxPoints >= 2");
 
  public:
-  using Scalar = Scalar_;
+  using Scalar = Scalar_;  ///< the scalar type (float or double)
   /// One column per joint, one row per table point.
   using Table = Eigen::Matrix<Scalar, Dynamic, N_, Eigen::ColMajor, MaxPoints_, MaxN_>;
 
@@ -35,8 +35,8 @@ class PositionEffortLimit {
     limit_.setZero(MaxPoints_, n);
   }
 
-  Eigen::Index size() const noexcept { return position_.cols(); }
-  Eigen::Index points() const noexcept { return points_; }
+  Eigen::Index size() const noexcept { return position_.cols(); }  ///< joint count n
+  Eigen::Index points() const noexcept { return points_; }         ///< 0 ..= MaxPoints; 0: no limit
 
   /// Installs a table of position.rows() points for size() joints: SizeMismatch (shapes differ,
   /// more than MaxPoints rows, or another joint count), InvalidParameter (a position not finite or

@@ -48,8 +48,8 @@ inline Scalar slew_limit(Scalar target, Scalar measured, Scalar rate, Scalar h, 
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class SlewLimiter {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
+  using Scalar = Scalar_;                        ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;  ///< one entry per joint
   static constexpr const char* kCommandQuantity = "limitedTarget";  ///< out, for logging
 
   /// What the limiter carries between calls: the last output and the first-step flag.
@@ -59,10 +59,11 @@ class SlewLimiter {
   };
 
   SlewLimiter() : SlewLimiter(N_ == Dynamic ? 0 : N_) {}
+  /// n joints, S = +inf (no limit), s = 0, first step pending (allocates here for dynamic sizes).
   explicit SlewLimiter(Eigen::Index n)
       : rate_(VectorType::Constant(n, infinity<Scalar>())), state_{VectorType::Zero(n), true} {}
 
-  Eigen::Index size() const noexcept { return state_.limited.size(); }
+  Eigen::Index size() const noexcept { return state_.limited.size(); }  ///< joint count n
 
   /// Rates S [pos/s] > 0 (+inf: no limit), first-step rule; InvalidParameter keeps the old ones.
   template <typename DRate>
@@ -121,7 +122,9 @@ class SlewLimiter {
   }
   /// Logging (core/fields.hpp): one quantity, s.
   static constexpr int state_quantity_count() noexcept { return 1; }
+  /// The one quantity, q = 0: slewState, no slot (-1).
   static StateQuantity state_quantity(int /*q*/) noexcept { return {"slewState", -1}; }
+  /// s of joint j [pos] (the one quantity, q = 0).
   Scalar state_value(int /*q*/, Eigen::Index j) const noexcept { return state_.limited.coeff(j); }
 
  private:

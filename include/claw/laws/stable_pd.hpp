@@ -17,12 +17,12 @@ namespace claw {
 /// Settings of a StablePd (one entry per joint).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct StablePdSettings {
-  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
-  using VectorType = Vector<Scalar, N, MaxN>;
-  VectorType kp = VectorType::Zero(kDefaultSize);               ///< [effort/pos], >= 0
-  VectorType kd = VectorType::Zero(kDefaultSize);               ///< [effort s/pos], >= 0
-  VectorType constant_effort = VectorType::Zero(kDefaultSize);  ///< c [effort]
-  EffortLimits<Scalar, N, MaxN> limits;                         ///< applied to tau
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;  ///< N (0 if Dynamic)
+  using VectorType = Vector<Scalar, N, MaxN>;                           ///< one entry per joint
+  VectorType kp = VectorType::Zero(kDefaultSize);                       ///< [effort/pos], >= 0
+  VectorType kd = VectorType::Zero(kDefaultSize);                       ///< [effort s/pos], >= 0
+  VectorType constant_effort = VectorType::Zero(kDefaultSize);          ///< c [effort]
+  EffortLimits<Scalar, N, MaxN> limits;                                 ///< applied to tau
   Scalar dt = Scalar(0.001);  ///< h [s], finite and >= CLAW_MIN_TIME_STEP (valid_time_step_setting)
 };
 
@@ -34,14 +34,15 @@ struct StablePdSettings {
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class StablePd : public StatelessBlock<Scalar_> {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using MatrixType = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;
-  using Settings = StablePdSettings<Scalar, N_, MaxN_>;
+  using Scalar = Scalar_;                        ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;  ///< a vector of n joints
+  using MatrixType = Eigen::Matrix<Scalar, N_, N_, Eigen::ColMajor, MaxN_, MaxN_>;  ///< n x n
+  using Settings = StablePdSettings<Scalar, N_, MaxN_>;  ///< gains, c, limits, dt
   using State = NoState;  ///< nothing is carried between calls (system and rhs are scratch)
   static constexpr const char* kCommandQuantity = "commandEffort";  ///< tau, for logging
 
   StablePd() : StablePd(N_ == Dynamic ? 0 : N_) {}
+  /// A law for n joints with zero gains, c = 0 and no limits (allocates here for dynamic sizes).
   explicit StablePd(Eigen::Index n) : system_(MatrixType::Zero(n, n)), rhs_(VectorType::Zero(n)) {
     settings_.kp.setZero(n);
     settings_.kd.setZero(n);
@@ -49,7 +50,7 @@ class StablePd : public StatelessBlock<Scalar_> {
     settings_.limits.resize(n);
   }
 
-  Eigen::Index size() const noexcept { return rhs_.size(); }
+  Eigen::Index size() const noexcept { return rhs_.size(); }  ///< joint count n
 
   /// InvalidParameter (old settings kept) for negative or non-finite gains or c, dt not finite or
   /// below CLAW_MIN_TIME_STEP, or invalid limits.
@@ -119,7 +120,7 @@ class StablePd : public StatelessBlock<Scalar_> {
     return write_clamped(v, out);
   }
 
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
   /// The empty snapshot restores trivially: SizeMismatch for a law without joints, else Ok.
   Status set_state(const State& /*snapshot*/) const noexcept {
     return size() == 0 ? Status::SizeMismatch : Status::Ok;

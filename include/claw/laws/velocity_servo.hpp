@@ -13,8 +13,8 @@ namespace claw {
 /// Settings of a VelocityServo (one entry per joint).
 template <typename Scalar, int N = Dynamic, int MaxN = N>
 struct VelocityServoSettings {
-  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;
-  using VectorType = Vector<Scalar, N, MaxN>;
+  static constexpr Eigen::Index kDefaultSize = (N == Dynamic) ? 0 : N;  ///< N, or 0 if dynamic
+  using VectorType = Vector<Scalar, N, MaxN>;                           ///< one entry per joint
   VectorType kp = VectorType::Zero(kDefaultSize);  ///< P [1]: ctrl per unit of error [pos]
   VectorType ki = VectorType::Zero(kDefaultSize);  ///< I [1/s]
   VectorType kd = VectorType::Zero(kDefaultSize);  ///< D [s]
@@ -31,13 +31,14 @@ struct VelocityServoSettings {
 template <typename Scalar_, int N_ = Dynamic, int MaxN_ = N_>
 class VelocityServo {
  public:
-  using Scalar = Scalar_;
-  using VectorType = Vector<Scalar, N_, MaxN_>;
-  using Settings = VelocityServoSettings<Scalar, N_, MaxN_>;
-  using State = PidState<Scalar, N_, MaxN_>;  ///< the state of the Pid it runs
+  using Scalar = Scalar_;                                     ///< the scalar type (float or double)
+  using VectorType = Vector<Scalar, N_, MaxN_>;               ///< one entry per joint
+  using Settings = VelocityServoSettings<Scalar, N_, MaxN_>;  ///< the options configure() takes
+  using State = PidState<Scalar, N_, MaxN_>;                  ///< the state of the Pid it runs
   static constexpr const char* kCommandQuantity = "targetVelocity";  ///< for logging
 
   VelocityServo() : VelocityServo(N_ == Dynamic ? 0 : N_) {}
+  /// A servo for n joints with zero gains and no limits (allocates here for dynamic sizes).
   explicit VelocityServo(Eigen::Index n)
       : pid_(n), zero_(VectorType::Zero(n)), ctrl_(VectorType::Zero(n)) {
     settings_.velocity_limit.setConstant(n, infinity<Scalar>());
@@ -47,7 +48,7 @@ class VelocityServo {
     settings_.kd.setZero(n);
   }
 
-  Eigen::Index size() const noexcept { return pid_.size(); }
+  Eigen::Index size() const noexcept { return pid_.size(); }  ///< joint count n
 
   /// InvalidParameter (old settings kept) for negative or non-finite gains, a velocity limit or
   /// max effort that is negative or NaN, or dt not a valid
@@ -73,6 +74,7 @@ class VelocityServo {
     return Status::Ok;
   }
 
+  /// Restart (Pid::reset()): the error sum is 0 and the next call has no D term.
   void reset() noexcept { pid_.reset(); }
 
   /// One physics step from the position error e = q* - q [pos]: writes the target velocity
@@ -108,16 +110,19 @@ class VelocityServo {
     return Status::Ok;
   }
 
-  const Settings& settings() const noexcept { return settings_; }
-  const Pid<Scalar, N_, MaxN_>& pid() const noexcept { return pid_; }
+  const Settings& settings() const noexcept { return settings_; }      ///< the installed settings
+  const Pid<Scalar, N_, MaxN_>& pid() const noexcept { return pid_; }  ///< the Pid giving ctrl
 
   /// Snapshot (rollback, checkpoints): the Pid's state; set_state() restores it bit for bit and
   /// refuses it as Pid::set_state does.
   const State& state() const noexcept { return pid_.state(); }
+  /// Restores a snapshot taken by state(); refused as by Pid::set_state (nothing touched).
   Status set_state(const State& snapshot) noexcept { return pid_.set_state(snapshot); }
   /// Logging (core/fields.hpp): the Pid's quantities.
   static constexpr int state_quantity_count() noexcept { return State::kQuantityCount; }
+  /// Name of quantity q, 0 <= q < state_quantity_count() (PidState::quantity).
   static StateQuantity state_quantity(int q) noexcept { return State::quantity(q); }
+  /// Value of quantity q at joint j (Pid::state_value).
   Scalar state_value(int q, Eigen::Index j) const noexcept { return pid_.state_value(q, j); }
 
  private:

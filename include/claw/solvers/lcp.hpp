@@ -43,11 +43,12 @@ struct LemkeSettings {
 ///  - NonFiniteInput, SizeMismatch: refused before any work.
 template <typename Scalar, int MaxM>
 struct LemkeResult {
-  Status status = Status::InvalidProblem;
-  Vector<Scalar, Dynamic, MaxM> z;
-  Vector<Scalar, Dynamic, MaxM> w;
+  Status status = Status::InvalidProblem;  ///< see above; before the first solve: InvalidProblem
+  Vector<Scalar, Dynamic, MaxM> z;         ///< the solution z, m entries
+  Vector<Scalar, Dynamic, MaxM> w;         ///< w = q + M z, m entries
+  /// Per entry: 1 when z_i is basic in the final tableau, else 0.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> z_basic;
-  int pivots = 0;
+  int pivots = 0;  ///< pivots of the last solve (see LemkeSettings::max_pivots)
 };
 
 /// Lemke's method (covering vector e = 1, lexicographic minimum-ratio rule) for
@@ -63,14 +64,15 @@ struct LemkeResult {
 template <typename Scalar_, int MaxM_ = Dynamic>
 class LemkeSolver {
  public:
-  using Scalar = Scalar_;
-  using Index = Eigen::Index;
-  using Result = LemkeResult<Scalar, MaxM_>;
-  using Settings = LemkeSettings<Scalar>;
+  using Scalar = Scalar_;                     ///< the scalar type (float or double)
+  using Index = Eigen::Index;                 ///< index and size type
+  using Result = LemkeResult<Scalar, MaxM_>;  ///< what solve() returns
+  using Settings = LemkeSettings<Scalar>;     ///< see LemkeSettings
+  /// Tableau columns at most: 2 MaxM + 2 (Dynamic when MaxM is).
   static constexpr int kMaxCols = MaxM_ == Dynamic ? Dynamic : 2 * MaxM_ + 2;
 
   LemkeSolver() { reserve(MaxM_ == Dynamic ? 0 : MaxM_); }
-  explicit LemkeSolver(Index max_m) { reserve(max_m); }
+  explicit LemkeSolver(Index max_m) { reserve(max_m); }  ///< storage for m <= max_m (reserve())
 
   /// Storage for problems of up to max_m pairs (the only call that may allocate, with MaxM =
   /// Dynamic).
@@ -83,13 +85,14 @@ class LemkeSolver {
     result_.z_basic.resize(max_m);
   }
 
+  /// Installs settings; InvalidParameter (old ones kept) when settings.validate() fails.
   Status set_settings(const Settings& settings) noexcept {
     const Status status = settings.validate();
     if (status == Status::Ok) settings_ = settings;
     return status;
   }
-  const Settings& settings() const noexcept { return settings_; }
-  const Result& result() const noexcept { return result_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
+  const Result& result() const noexcept { return result_; }        ///< the last solve's result
 
   /// Solves LCP(q, M). q: m entries, M: m x m with m <= capacity.
   template <typename DQ, typename DM>

@@ -29,15 +29,17 @@ struct LcqpSettings {
   /// Lagrangian gradient (inf-norm) and the complementarity tolerance on
   /// phi(x) = (Lx - lbL)'(Rx - lbR). LCQPow's defaults: 0.01, 2, 1e8, 1000, 1e6 eps, 1e3 eps.
   Scalar initial_penalty = Scalar(0.01);
-  Scalar penalty_update_factor = Scalar(2);
-  Scalar max_penalty = Scalar(1e8);
-  int max_iterations = 1000;
+  Scalar penalty_update_factor = Scalar(2);  ///< > 1, the factor rho is multiplied by
+  Scalar max_penalty = Scalar(1e8);          ///< largest rho, finite, >= initial_penalty
+  int max_iterations = 1000;                 ///< cap on homotopy iterations, >= 0
+  /// On the penalised problem's Lagrangian gradient (inf-norm), finite, >= 0.
   Scalar stationarity_tolerance = Scalar(1e6) * std::numeric_limits<Scalar>::epsilon();
+  /// On phi(x) = (Lx - lbL)'(Rx - lbR), finite, >= 0.
   Scalar complementarity_tolerance = Scalar(1e3) * std::numeric_limits<Scalar>::epsilon();
   /// LCQPow's dynamic penalty rule: the penalty also rises when phi did not fall below
   /// eta times each of the last `dynamic_penalty_window` values (0 disables it; at most 8).
   int dynamic_penalty_window = 3;
-  Scalar dynamic_penalty_eta = Scalar(0.9);
+  Scalar dynamic_penalty_eta = Scalar(0.9);  ///< eta, in (0, 1)
   /// After the homotopy: at most this many single-pair flips at biactive pairs whose multiplier
   /// shows a descent direction (each one QP; each strictly lowers the objective).
   int max_local_flips = 64;
@@ -64,6 +66,10 @@ struct LcqpSettings {
   /// Settings of the convex subproblem solver.
   QpSettings<Scalar> qp;
 
+  /// InvalidParameter unless the counts are >= 0 (max_nodes > 0, dynamic_penalty_window <= 8),
+  /// the tolerances and hessian_regularisation finite and >= 0, 0 < initial_penalty <=
+  /// max_penalty < inf, penalty_update_factor > 1 and 0 < dynamic_penalty_eta < 1; else
+  /// qp.validate().
   Status validate() const noexcept {
     if (max_pairs_for_branch_and_bound < 0 || max_nodes <= 0 || max_iterations < 0 ||
         max_local_flips < 0 || dynamic_penalty_window < 0 || dynamic_penalty_window > 8)

@@ -53,18 +53,19 @@ class LcqpSolver {
   using Core = detail::LcqpBranchQps<Scalar_, MaxN_, MaxC_, MaxP_>;
 
  public:
-  using Scalar = Scalar_;
-  using Index = Eigen::Index;
-  using Problem = typename Core::Problem;    // LcqpProblem<Scalar, MaxN, MaxC, MaxP>
-  using Settings = typename Core::Settings;  // LcqpSettings<Scalar>
-  using Result = typename Core::Result;      // LcqpResult<Scalar, MaxN, MaxP>
-  static constexpr bool kBounded = Core::kBounded;
+  using Scalar = Scalar_;                           ///< the scalar type (float or double)
+  using Index = Eigen::Index;                       ///< index and size type
+  using Problem = typename Core::Problem;           ///< LcqpProblem<Scalar, MaxN, MaxC, MaxP>
+  using Settings = typename Core::Settings;         ///< LcqpSettings<Scalar>
+  using Result = typename Core::Result;             ///< LcqpResult<Scalar, MaxN, MaxP>
+  static constexpr bool kBounded = Core::kBounded;  ///< no size Dynamic: no heap
 
   /// Bounded sizes: ready for any problem within (MaxN, MaxC, MaxP). Dynamic: sized by reserve() or
   /// by the first solve().
   LcqpSolver() {
     if constexpr (kBounded) reserve(MaxN_, MaxC_, MaxP_);
   }
+  /// Sized for n variables, nc rows of A and m pairs: reserve(n, nc, m).
   LcqpSolver(Index n, Index nc, Index m) { reserve(n, nc, m); }
 
   /// Sizes the working storage for problems of n variables, nc rows and m pairs. With Dynamic sizes
@@ -79,14 +80,15 @@ class LcqpSolver {
     guess_.resize(m);
   }
 
+  /// Installs settings; InvalidParameter (old ones kept) when settings.validate() fails.
   Status set_settings(const Settings& settings) noexcept {
     const Status status = settings.validate();
     if (status != Status::Ok) return status;
     core_.settings_ = settings;
     return core_.qp_.set_settings(settings.qp);
   }
-  const Settings& settings() const noexcept { return core_.settings_; }
-  const Result& result() const noexcept { return core_.result_; }
+  const Settings& settings() const noexcept { return core_.settings_; }  ///< installed settings
+  const Result& result() const noexcept { return core_.result_; }  ///< the last solve's result
 
   /// Solves the problem. Refusals (x = 0, nothing else computed): SizeMismatch (inconsistent sizes,
   /// n = 0, or above the bounded sizes), NonFiniteInput (NaN anywhere, an infinite Q, g, A, L or R

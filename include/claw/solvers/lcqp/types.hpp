@@ -67,14 +67,15 @@ struct LcqpResiduals {
 ///    InvalidParameter: refused; x = 0.
 template <typename Scalar, int MaxN, int MaxP>
 struct LcqpResult {
-  Status status = Status::InvalidProblem;
-  Vector<Scalar, Dynamic, MaxN> x;
-  Scalar objective = Scalar(0);
-  bool certified_global = false;
-  LcqpPath path = LcqpPath::None;
-  LcqpStationarity stationarity = LcqpStationarity::Unknown;
+  Status status = Status::InvalidProblem;  ///< see above; before the first solve: InvalidProblem
+  Vector<Scalar, Dynamic, MaxN> x;         ///< the point, n entries (0 unless Ok)
+  Scalar objective = Scalar(0);            ///< 1/2 x'Qx + g'x with the Q given (0 unless Ok)
+  bool certified_global = false;           ///< x proved a global minimiser, or Infeasible proved
+  LcqpPath path = LcqpPath::None;          ///< how x was found
+  LcqpStationarity stationarity = LcqpStationarity::Unknown;  ///< stationarity type of x
   /// Per pair: 0 when the L side is active (L_i x = lbL_i), 1 when the R side is, 2 when both.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxP, 1> active;
+  /// Residuals of x.
   LcqpResiduals<Scalar> residuals;
   int qp_solves = 0;            ///< convex QPs solved
   int homotopy_iterations = 0;  ///< penalty-homotopy inner iterations

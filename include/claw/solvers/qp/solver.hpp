@@ -75,15 +75,15 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
   using Base = detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_>;
 
  public:
-  using Scalar = Scalar_;
-  using Index = Eigen::Index;
-  using HessianType = typename Base::HessianType;
-  using ConstraintMatrixType = typename Base::ConstraintMatrixType;
-  using VectorN = typename Base::VectorN;
-  using VectorM = typename Base::VectorM;
-  using ActiveSet = QpActiveSet<N_, MaxN_, M_, MaxM_>;
-  using Result = QpResult<Scalar, N_, MaxN_, M_, MaxM_>;
-  using Settings = QpSettings<Scalar>;
+  using Scalar = Scalar_;                          ///< the scalar type (float or double)
+  using Index = Eigen::Index;                      ///< index and size type
+  using HessianType = typename Base::HessianType;  ///< type of Q, n x n
+  using ConstraintMatrixType = typename Base::ConstraintMatrixType;  ///< type of A, m x n
+  using VectorN = typename Base::VectorN;                            ///< n entries
+  using VectorM = typename Base::VectorM;                            ///< m entries
+  using ActiveSet = QpActiveSet<N_, MaxN_, M_, MaxM_>;               ///< see QpActiveSet
+  using Result = QpResult<Scalar, N_, MaxN_, M_, MaxM_>;             ///< see QpResult
+  using Settings = QpSettings<Scalar>;                               ///< see QpSettings
 
   /// Fixed sizes: ready for set_hessian(). Dynamic sizes: empty until reserve().
   QpSolver() : QpSolver(N_ == Dynamic ? 0 : N_, M_ == Dynamic ? 0 : M_) {}
@@ -113,8 +113,8 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     factor_valid_ = false;
   }
 
-  Index num_variables() const noexcept { return n_; }
-  Index num_constraints() const noexcept { return m_; }
+  Index num_variables() const noexcept { return n_; }    ///< n, the number of variables
+  Index num_constraints() const noexcept { return m_; }  ///< m, the number of rows of A
 
   /// Installs settings; InvalidParameter (old ones kept) when settings.validate() fails.
   Status set_settings(const Settings& settings) noexcept {
@@ -122,7 +122,7 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     if (status == Status::Ok) settings_ = settings;
     return status;
   }
-  const Settings& settings() const noexcept { return settings_; }
+  const Settings& settings() const noexcept { return settings_; }  ///< the installed settings
 
   /// Installs the Hessian Q (n x n; its symmetric part is used) and factorises it: O(n^3 / 3).
   /// SizeMismatch, NonFiniteInput (NaN/Inf entry), or InvalidProblem when Q is not positive

@@ -24,10 +24,14 @@ enum class QpActivity : std::int8_t {
 /// passing one to QpSolver::solve warm-starts it.
 template <int N_ = Dynamic, int MaxN_ = N_, int M_ = Dynamic, int MaxM_ = M_>
 struct QpActiveSet {
+  /// n entries (at most MaxN), a QpActivity each.
   using BoundStates = Eigen::Matrix<std::int8_t, N_, 1, Eigen::ColMajor, MaxN_, 1>;
+  /// m entries (at most MaxM), a QpActivity each.
   using ConstraintStates = Eigen::Matrix<std::int8_t, M_, 1, Eigen::ColMajor, MaxM_, 1>;
 
+  /// State of each simple bound lb_j <= x_j <= ub_j, n entries.
   BoundStates bounds = BoundStates::Zero(N_ == Dynamic ? 0 : N_);
+  /// State of each row lbA_i <= a_i'x <= ubA_i of A, m entries.
   ConstraintStates constraints = ConstraintStates::Zero(M_ == Dynamic ? 0 : M_);
 
   /// n bounds and m rows, all Inactive (allocates for dynamic sizes).
@@ -40,15 +44,19 @@ struct QpActiveSet {
     bounds.setZero();
     constraints.setZero();
   }
+  /// State of the bound on x_i.
   QpActivity bound(Eigen::Index i) const noexcept {
     return static_cast<QpActivity>(bounds.coeff(i));
   }
+  /// State of row i of A.
   QpActivity constraint(Eigen::Index i) const noexcept {
     return static_cast<QpActivity>(constraints.coeff(i));
   }
+  /// Sets the state of the bound on x_i.
   void set_bound(Eigen::Index i, QpActivity activity) noexcept {
     bounds.coeffRef(i) = static_cast<std::int8_t>(activity);
   }
+  /// Sets the state of row i of A.
   void set_constraint(Eigen::Index i, QpActivity activity) noexcept {
     constraints.coeffRef(i) = static_cast<std::int8_t>(activity);
   }
@@ -60,6 +68,7 @@ struct QpActiveSet {
       count += constraints.coeff(i) != 0 ? 1 : 0;
     return count;
   }
+  /// Same sizes and the same state in every entry.
   bool operator==(const QpActiveSet& other) const noexcept {
     if (bounds.size() != other.bounds.size() || constraints.size() != other.constraints.size())
       return false;
@@ -69,6 +78,7 @@ struct QpActiveSet {
       if (constraints.coeff(i) != other.constraints.coeff(i)) return false;
     return true;
   }
+  /// Negation of operator==.
   bool operator!=(const QpActiveSet& other) const noexcept { return !(*this == other); }
 };
 
