@@ -1,7 +1,9 @@
 # tests/mcu/size_report.cmake: arm-none-eabi-size of each firmware against the empty one, printed as a table;
 # fails when a firmware with a budget exceeds its text budget over the empty firmware.
 #   cmake -DSIZE=arm-none-eabi-size -DBASELINE=empty.elf -DFIRMWARES=a.elf,b.elf
-#         -DBUDGETS=a=8192,b=4096 -P size_report.cmake      (budgets by file name without extension)
+#         -DBUDGETS=a=8192,b=4096 [-DTABLE_OUT=sizes.tsv] -P size_report.cmake
+# (budgets by file name without extension). TABLE_OUT: also writes "name<TAB>text<TAB>data<TAB>bss"
+# per firmware, the baseline first, for scripts/doc_tables.
 foreach(var SIZE BASELINE FIRMWARES)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "size_report.cmake: -D${var}=... is required")
@@ -63,6 +65,7 @@ get_filename_component(base_name "${BASELINE}" NAME_WE)
 message("size report (arm-none-eabi-size, bytes):")
 row("firmware" "text" "data" "bss" "text / data / bss over ${base_name}")
 row("${base_name}" ${base_text} ${base_data} ${base_bss} "")
+set(table "${base_name}\t${base_text}\t${base_data}\t${base_bss}\n")
 set(over_budget "")
 foreach(elf IN LISTS FIRMWARES)
   read_size("${elf}" fw)
@@ -86,7 +89,11 @@ foreach(elf IN LISTS FIRMWARES)
     endif()
   endforeach()
   row("${name}" ${fw_text} ${fw_data} ${fw_bss} "${note}")
+  string(APPEND table "${name}\t${fw_text}\t${fw_data}\t${fw_bss}\n")
 endforeach()
+if(DEFINED TABLE_OUT)
+  file(WRITE "${TABLE_OUT}" "${table}")
+endif()
 if(over_budget)
   message(FATAL_ERROR "size_report: over budget: ${over_budget}")
 endif()
