@@ -956,6 +956,59 @@ TEST_CASE("configure moves the integral into narrowed clamp bounds at once, keep
   REQUIRE(pid.integral_term()(0) == -7.0);
 }
 
+TEST_CASE(
+    "IntegralClamp within I-term bounds: I stays in their intersection, disjoint ones refused",
+    "[pid][anti-windup][bad-input]") {
+  // IntegralClamp bounds |I| by |ki| integral_max = 5 * 0.2 = 1; the I-term bounds [-0.5, 2]
+  // narrow that to [-0.5, 1]. A kept error drives I onto each end exactly.
+  auto s = gains(0.0, 5.0, 0.0, 0.1);
+  s.anti_windup = claw::AntiWindup::IntegralClamp;
+  s.integral_max << 0.2;
+  s.iterm_min << -0.5;
+  s.iterm_max << 2.0;
+  REQUIRE(s.integral_bounds(0, 5.0).lower == -0.5);
+  REQUIRE(s.integral_bounds(0, 5.0).upper == 1.0);
+  Pid1 pid;
+  REQUIRE(pid.configure(s) == Status::Ok);
+  V1 u;
+  for (int k = 0; k < 10; ++k) REQUIRE(pid.update(V1(1.0), V1(0.0), V1(0.0), u) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == 1.0);
+  REQUIRE(u(0) == 1.0);
+  for (int k = 0; k < 10; ++k) REQUIRE(pid.update(V1(-1.0), V1(0.0), V1(0.0), u) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == -0.5);
+  // Disjoint: I >= 1.5 and |I| <= 1 hold for no I. Refused, the installed settings kept.
+  auto disjoint = s;
+  disjoint.iterm_min << 1.5;
+  REQUIRE(!(disjoint.integral_bounds(0, 5.0).lower <= disjoint.integral_bounds(0, 5.0).upper));
+  REQUIRE(disjoint.validate(1) == Status::InvalidParameter);
+  REQUIRE(pid.configure(disjoint) == Status::InvalidParameter);
+  REQUIRE(pid.settings().iterm_min(0) == -0.5);
+  auto mirror = s;
+  mirror.iterm_min << -3.0;
+  mirror.iterm_max << -1.5;
+  REQUIRE(pid.configure(mirror) == Status::InvalidParameter);
+  // Touching ends meet in one point: accepted.
+  auto touching = s;
+  touching.iterm_min << 1.0;
+  REQUIRE(pid.configure(touching) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == 1.0);
+  // A gain change that would separate them is refused too (|ki| integral_max = 0.1 * 0.2 < 1).
+  REQUIRE(pid.set_gains(V1(0.0), V1(0.1), V1(0.0)) == Status::InvalidParameter);
+  REQUIRE(pid.settings().ki(0) == 5.0);
+  REQUIRE(pid.set_gains(V1(0.0), V1(-5.0), V1(0.0)) == Status::InvalidParameter);  // unsigned
+  // ki = 0: with integral_max = +inf nothing is clamped (0 * inf is no bound), with a finite
+  // integral_max I is held at 0, which [1, 2] does not contain.
+  touching.ki << 0.0;
+  touching.integral_max << kInf;
+  REQUIRE(touching.validate(1) == Status::Ok);
+  REQUIRE(touching.integral_bounds(0, 0.0).upper == 2.0);
+  touching.integral_max << 0.2;
+  REQUIRE(touching.validate(1) == Status::InvalidParameter);
+  // Other anti-windup devices do not use integral_max: the same bounds are valid there.
+  disjoint.anti_windup = claw::AntiWindup::ITermClamp;
+  REQUIRE(pid.configure(disjoint) == Status::Ok);
+}
+
 TEST_CASE("set_gains is bumpless and reset(measurement, output) starts without a jump",
           "[pid][bumpless]") {
   auto s = gains(10.0, 5.0, 0.0, 0.01);

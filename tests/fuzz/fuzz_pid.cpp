@@ -151,6 +151,15 @@ void run(FuzzInput& in) {
       for (Eigen::Index j = 0; j < n; ++j)
         for (Scalar g : {kp(j), ki(j), kd(j)})
           valid = valid && std::isfinite(g) && (g >= 0 || pid.settings().signed_gains);
+      // Under IntegralClamp the new ki must leave [iterm_min, iterm_max] meeting
+      // [-|ki| z_max, |ki| z_max] (z_max = +inf: no clamp, also for ki = 0).
+      if (pid.settings().anti_windup == AntiWindup::IntegralClamp)
+        for (Eigen::Index j = 0; j < n; ++j) {
+          const Scalar z_max = pid.settings().integral_max(j);
+          const Scalar bound = std::isinf(z_max) ? z_max : std::fabs(ki(j)) * z_max;
+          valid = valid && !(pid.settings().iterm_min(j) > bound) &&
+                  !(pid.settings().iterm_max(j) < -bound);
+        }
       CLAW_FUZZ_CHECK((status == Status::Ok) == valid, "set_gains: status");
       if (status != Status::Ok)
         CLAW_FUZZ_CHECK(claw_fuzz::same_bits(pid.settings().kp, kp_old), "refused gains installed");

@@ -1,10 +1,19 @@
-// claw/core/interval.hpp: detail::is_valid_interval(lo, hi), the one rule every bound pair of claw
-// is validated by (effort limits, ZOH state bounds, QP and LCQP bounds).
+// claw/core/interval.hpp: Interval, a closed range [lower, upper], and detail::is_valid_interval,
+// the one rule every bound pair of claw is validated by (effort limits, ZOH, QP and LCQP bounds).
 #pragma once
 
 #include "claw/core/types.hpp"
 
 namespace claw {
+
+/// A closed range [lower, upper] of a scalar (+-inf ends: unbounded on that side); empty when
+/// lower > upper.
+template <typename Scalar>
+struct Interval {
+  Scalar lower;  ///< lower end
+  Scalar upper;  ///< upper end
+};
+
 namespace detail {
 
 /// True when [lo, hi] is a non-empty set of reals: lo <= hi (false when either is NaN), lo < +inf

@@ -6,6 +6,7 @@
 
 #include "claw/core/assert.hpp"
 #include "claw/core/bits.hpp"
+#include "claw/core/interval.hpp"
 #include "claw/core/remainder.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/time_step.hpp"
@@ -83,6 +84,10 @@ class Pid {
     for (Eigen::Index j = 0; j < size(); ++j)
       for (Scalar g : {kp.coeff(j), ki.coeff(j), kd.coeff(j)})
         if (!settings_.accepts_gain(g)) return Status::InvalidParameter;
+    for (Eigen::Index j = 0; j < size(); ++j) {  // the new ki keeps I's bounds non-empty
+      const Interval<Scalar> i_bounds = settings_.integral_bounds(j, ki.coeff(j));
+      if (!(i_bounds.lower <= i_bounds.upper)) return Status::InvalidParameter;
+    }
     settings_.kp = kp;
     settings_.ki = ki;
     settings_.kd = kd;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "claw/core/bits.hpp"
+#include "claw/core/interval.hpp"
 #include "claw/core/types.hpp"
 #include "claw/laws/anti_windup.hpp"
 #include "claw/laws/effort_clamp.hpp"
@@ -66,15 +67,9 @@ struct PidDerived {
       const Scalar n_filter = s.derivative_filter.coeff(j);
       has_filter |= n_filter > Scalar(0) && !std::isinf(n_filter);
       has_deadband |= s.error_deadband.coeff(j) > Scalar(0);
-      // Bounds of I: the I-term bounds within IntegralClamp's (ITermClampInOutput: of its use).
-      Scalar lo = s.iterm_min.coeff(j), hi = s.iterm_max.coeff(j);
-      if (aw == AntiWindup::IntegralClamp) {
-        const Scalar z_max = s.integral_max.coeff(j);
-        Scalar bound = std::fabs(s.ki.coeff(j)) * z_max;
-        if (std::isnan(bound)) bound = z_max;  // ki = 0 with z_max = +inf: no clamp
-        lo = clip(-bound, lo, hi);             // the intersection [max(lo, -bound), min(hi, bound)]
-        hi = clip(bound, lo, hi);
-      }
+      // Bounds of I (ITermClampInOutput: of its use); validated as non-empty.
+      const Interval<Scalar> i_bounds = s.integral_bounds(j, s.ki.coeff(j));
+      const Scalar lo = i_bounds.lower, hi = i_bounds.upper;
       integral_lower.coeffRef(j) = lo;
       integral_upper.coeffRef(j) = hi;
       const bool bounded = s.limits.kind == EffortLimitKind::Bounds;

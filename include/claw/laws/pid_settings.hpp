@@ -119,9 +119,26 @@ struct PidSettings {
     return std::isfinite(gain) && (signed_gains || gain >= Scalar(0));
   }
 
+  /// The bounds [lower, upper] of the state I of joint j under the integral gain ki_j: the I-term
+  /// bounds [iterm_min, iterm_max], under IntegralClamp intersected with [-|ki_j| z_max, |ki_j|
+  /// z_max] (z_max = integral_max; ki_j = 0 with z_max = +inf clamps nothing). lower > upper when
+  /// the two intervals do not meet: validate() and Pid::set_gains refuse such settings.
+  Interval<Scalar> integral_bounds(Eigen::Index j, Scalar ki_j) const noexcept {
+    Interval<Scalar> b{iterm_min.coeff(j), iterm_max.coeff(j)};
+    if (anti_windup == AntiWindup::IntegralClamp) {
+      const Scalar z_max = integral_max.coeff(j);
+      Scalar bound = std::fabs(ki_j) * z_max;
+      if (std::isnan(bound)) bound = z_max;  // 0 * inf
+      b.lower = b.lower > -bound ? b.lower : -bound;
+      b.upper = b.upper < bound ? b.upper : bound;
+    }
+    return b;
+  }
+
   /// Validates for n joints. SizeMismatch, or InvalidParameter when: a gain is not accepted
   /// (accepts_gain); c not finite; N, integral_max, Tt negative or NaN; a [min, max] pair not an
-  /// interval of reals (detail::is_valid_interval: min > max, NaN, min = +inf or max = -inf); a
+  /// interval of reals (detail::is_valid_interval: min > max, NaN, min = +inf or max = -inf); the
+  /// I-term bounds disjoint from IntegralClamp's (integral_bounds empty); a
   /// slew rate <= 0 or NaN; a wrap period negative or not finite; dt not a valid setting
   /// (valid_time_step_setting: finite, >= 1e-9 s); limits invalid (validate_effort_limits).
   Status validate(Eigen::Index n) const noexcept {
@@ -146,6 +163,8 @@ struct PidSettings {
           !detail::is_valid_interval(target_velocity_min.coeff(j), target_velocity_max.coeff(j)) ||
           !detail::is_valid_interval(feedforward_min.coeff(j), feedforward_max.coeff(j)))
         return Status::InvalidParameter;
+      const Interval<Scalar> i_bounds = integral_bounds(j, ki.coeff(j));
+      if (!(i_bounds.lower <= i_bounds.upper)) return Status::InvalidParameter;
     }
     return validate_effort_limits(limits, n);
   }
