@@ -1,7 +1,8 @@
 // tests/test_lcp.cpp: solvers/lcp.hpp (Lemke's method) against closed forms (q >= 0, M = I, a 2x2
 // solved by hand), random positive semidefinite LCPs checked by their complementarity conditions,
 // certified infeasibility, degenerate (tied) data, the pivot cap, refusals, settings, float, and
-// allocation-free solves.
+// allocation-free solves; detail::semidefinite_within_bound (the monotone LCP's precondition on a
+// matrix known to an error bound) on closed forms and perturbed rank-deficient Gram matrices.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -11,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "claw/solvers/detail/semidefinite.hpp"
 #include "claw/solvers/lcp.hpp"
 #include "support/alloc_counter.hpp"
 
@@ -475,4 +477,66 @@ TEST_CASE("Lemke: solve() does not allocate, whatever the status", "[lcp]") {
   };
   CHECK(run_all(bounded) == 0);
   CHECK(run_all(dynamic) == 0);
+}
+
+namespace {
+
+/// semidefinite_within_bound on copies of s and a constant bound e_entry (visited: scratch).
+bool psd_within(const MatrixXd& s, double e_entry, double floor = 0.0) {
+  MatrixXd work = s;
+  MatrixXd bound = MatrixXd::Constant(s.rows(), s.cols(), e_entry);
+  Eigen::VectorXi visited(s.rows());
+  return claw::detail::semidefinite_within_bound(work, bound, visited, s.rows(), floor);
+}
+
+}  // namespace
+
+TEST_CASE("semidefinite_within_bound: closed forms of the carried error bound", "[lcp][psd]") {
+  // S = [1 1; 1 1 + d]: pivot S_11 = 1, f = 1, remainder d. Its bound, from E_ij = e:
+  // e + |f| e + |f| e + 2 f^2 e = 5 e. So d = -1e-10 is within it for e = 1e-9 (5e-9), not for
+  // e = 1e-11 (5e-11); d >= 0 is semidefinite with no bound at all.
+  MatrixXd s(2, 2);
+  s << 1.0, 1.0, 1.0, 1.0 - 1e-10;
+  CHECK(psd_within(s, 1e-9));
+  CHECK_FALSE(psd_within(s, 1e-11));
+  CHECK_FALSE(psd_within(s, 0.0));
+  CHECK(psd_within(s, 1.99e-11, 0.0) == false);  // 5 * 1.99e-11 < 1e-10
+  CHECK(psd_within(s, 2.01e-11, 0.0));           // 5 * 2.01e-11 > 1e-10
+  s(1, 1) = 1.0 + 1e-10;
+  CHECK(psd_within(s, 0.0));
+  // A remainder [0 h; h 0] (eigenvalues +-h) is indefinite unless its bound covers h.
+  MatrixXd t = MatrixXd::Zero(3, 3);
+  t(0, 0) = 1.0;
+  t(1, 2) = t(2, 1) = 1e-6;
+  CHECK_FALSE(psd_within(t, 0.0));
+  CHECK_FALSE(psd_within(t, 0.9e-6));
+  CHECK(psd_within(t, 1.1e-6));
+  // A negative diagonal beyond its bound is refused whatever else holds.
+  MatrixXd u = MatrixXd::Identity(2, 2);
+  u(1, 1) = -1e-3;
+  CHECK_FALSE(psd_within(u, 1e-4));
+  CHECK(psd_within(u, 1e-3));
+}
+
+TEST_CASE("semidefinite_within_bound: rank-deficient Gram matrices perturbed within the bound",
+          "[lcp][psd]") {
+  // S = B B' (6 x 6, rank 3) is positive semidefinite; S + dS with |dS_ij| <= e (symmetric) is
+  // within e of it, so the test must accept every such perturbation, and refuse S - 1e-3 I
+  // (eigenvalue -1e-3, far beyond the bound).
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const double e = 1e-9;
+  for (int trial = 0; trial < 200; ++trial) {
+    MatrixXd b(6, 3);
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 3; ++j) b(i, j) = unit(rng);
+    MatrixXd s = b * b.transpose();
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j <= i; ++j) s(i, j) = s(j, i) = s(i, j) + e * unit(rng);
+    const double floor =
+        1e3 * std::numeric_limits<double>::epsilon() * 6.0 * s.cwiseAbs().maxCoeff();
+    INFO("trial " << trial);
+    CHECK(psd_within(s, e, floor));
+    CHECK_FALSE(psd_within(s - 1e-3 * MatrixXd::Identity(6, 6), e, floor));
+  }
 }

@@ -12,6 +12,7 @@
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/numerics.hpp"
+#include "claw/solvers/detail/semidefinite.hpp"
 #include "claw/solvers/lcp.hpp"
 
 namespace claw {
@@ -439,42 +440,14 @@ class LcqpMonotonePath {
     return true;
   }
 
-  /// Pivoted LDL' of S (copy in mm_): true when S is positive semidefinite within rounding.
+  /// True when S is positive semidefinite within its error bound serr_ plus the elimination's
+  /// rounding (detail::semidefinite_within_bound on copies in mm_ and lu_, free here). Deciding
+  /// with S's bound, not a fixed floor, keeps two roundings of one problem on the same path.
   bool positive_semidefinite(Index m, Scalar s_max) noexcept {
     mm_.topLeftCorner(m, m) = ss_.topLeftCorner(m, m);
-    const Scalar tol = semidefinite_pivot_floor(m, s_max);
-    for (Index i = 0; i < m; ++i) visited_.coeffRef(i) = 0;
-    for (Index k = 0; k < m; ++k) {
-      Index piv = -1;
-      Scalar best = -infinity<Scalar>();
-      for (Index i = 0; i < m; ++i)
-        if (visited_.coeff(i) == 0 && mm_.coeff(i, i) > best) {
-          best = mm_.coeff(i, i);
-          piv = i;
-        }
-      if (best <= tol) return remainder_vanishes(m, tol);
-      visited_.coeffRef(piv) = 1;
-      for (Index i = 0; i < m; ++i) {
-        if (visited_.coeff(i) != 0) continue;
-        const Scalar f = mm_.coeff(i, piv) / best;
-        for (Index j = 0; j < m; ++j)
-          if (visited_.coeff(j) == 0) mm_.coeffRef(i, j) -= f * mm_.coeff(piv, j);
-      }
-    }
-    return true;
-  }
-
-  /// The Schur complement left in mm_ on the unvisited pairs, once its largest diagonal is at most
-  /// tol: positive semidefinite within rounding when no diagonal entry is below -tol and no
-  /// off-diagonal entry exceeds tol in magnitude.
-  bool remainder_vanishes(Index m, Scalar tol) const noexcept {
-    for (Index i = 0; i < m; ++i) {
-      if (visited_.coeff(i) != 0) continue;
-      if (mm_.coeff(i, i) < -tol) return false;
-      for (Index j = 0; j < m; ++j)
-        if (visited_.coeff(j) == 0 && j != i && std::fabs(mm_.coeff(i, j)) > tol) return false;
-    }
-    return true;
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < m; ++j) lu_.coeffRef(i, j) = serr_.coeff(i, j);
+    return semidefinite_within_bound(mm_, lu_, visited_, m, semidefinite_pivot_floor(m, s_max));
   }
 
   /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by eliminate() on [S[I0,I0] | I | -c]
