@@ -179,8 +179,7 @@ class Actuator {
   Status update(const Eigen::MatrixBase<DT>& target, const Eigen::MatrixBase<DQ>& q,
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, q, v, out)) return Status::SizeMismatch;
-    if constexpr (detail::contiguous<DT>() && detail::contiguous<DQ>() &&
-                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DT, DQ, DV, DOut>()) {
       if (fusable(out, target, q, v)) return update_fused<false>(target, target, target, q, v, out);
     }
     // Each stage checks its own inputs; the line is taken back when the drive refuses q or v.
@@ -198,9 +197,7 @@ class Actuator {
                 const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), target, target_velocity, feedforward, q, v, out))
       return Status::SizeMismatch;
-    if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
-                  detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
-                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DT, DTV, DFF, DQ, DV, DOut>()) {
       if (fusable(out, target, target_velocity, feedforward, q, v))
         return update_fused<true>(target, target_velocity, feedforward, q, v, out);
     }
@@ -254,8 +251,7 @@ class Actuator {
                       const Eigen::MatrixBase<DTV>& target_velocity,
                       const Eigen::MatrixBase<DFF>& feedforward, const Eigen::MatrixBase<DQ>& q,
                       const Eigen::MatrixBase<DV>& v, const Eigen::MatrixBase<DOut>& out) noexcept {
-    if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
-    if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
+    if (!detail::pid_inputs_finite<kFull>(target, target_velocity, feedforward, q, v))
       return Status::NonFiniteInput;
     const auto command = [this](int line, const Scalar* input, VectorType& scratch) {
       Scalar* slot = delays_[line].slot_to_exchange();
@@ -295,7 +291,7 @@ class Actuator {
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
     const EffortLimits<Scalar, N_, MaxN_>& limits = output_limits_;
     bool generic = limits.kind != EffortLimitKind::None;
-    if constexpr (detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DV, DOut>()) {
       if (limits.kind == EffortLimitKind::DcMotor &&
           static_cast<const void*>(v.derived().data()) !=
               static_cast<const void*>(effort.derived().data()))

@@ -82,6 +82,13 @@ constexpr bool contiguous() noexcept {
          D::InnerStrideAtCompileTime == 1;
 }
 
+/// True when every one of Ds is contiguous (contiguous<D>()): the arrays a kernel reads as plain
+/// pointers.
+template <typename... Ds>
+constexpr bool all_contiguous() noexcept {
+  return (contiguous<Ds>() && ...);
+}
+
 /// An integer as wide as Scalar: the counter of a loop over arrays that counts events (a NaN
 /// input, an overflowed result) and still vectorises, which a bool accumulator does not.
 template <typename Scalar>

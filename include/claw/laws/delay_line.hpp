@@ -173,7 +173,7 @@ class DelayLine {
   Status update_into_scratch(const Eigen::MatrixBase<DI>& input,
                              const Eigen::MatrixBase<DOut>& out) noexcept {
     if (size() == 0 || !all_have_size(size(), input, out)) return Status::SizeMismatch;
-    if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DI, DOut>()) {
       Scalar* to = const_cast<Eigen::MatrixBase<DOut>&>(out).derived().data();
       if (delay_ > 0 && static_cast<const void*>(input.derived().data()) != to) {
         Scalar* slot = state_.buffer.row(state_.head).data();
@@ -221,7 +221,7 @@ class DelayLine {
     }
     Scalar* slot = state_.buffer.row(state_.head).data();  // contiguous: one row holds every joint
     bool done = false;
-    if constexpr (detail::contiguous<DI>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DI, DOut>()) {
       if (static_cast<const void*>(input.derived().data()) !=
           static_cast<const void*>(delayed.derived().data())) {
         (void)swap_through(size(), input.derived().data(), delayed.derived().data(), slot);

@@ -349,13 +349,10 @@ class Pid {
                      const Eigen::MatrixBase<DOut>& out) noexcept {
     // Every build: a vector of another size, or a PID never given joints (size 0), is refused.
     if (!sized(target, target_velocity, feedforward, q, v, out)) return Status::SizeMismatch;
-    if (!detail::vectors_all_finite(target, q, v)) return Status::NonFiniteInput;
-    if (kFull && (!all_finite(target_velocity) || !all_finite(feedforward)))
+    if (!detail::pid_inputs_finite<kFull>(target, target_velocity, feedforward, q, v))
       return Status::NonFiniteInput;
     auto& effort = const_cast<Eigen::MatrixBase<DOut>&>(out);
-    if constexpr (detail::contiguous<DT>() && detail::contiguous<DTV>() &&
-                  detail::contiguous<DFF>() && detail::contiguous<DQ>() &&
-                  detail::contiguous<DV>() && detail::contiguous<DOut>()) {
+    if constexpr (detail::all_contiguous<DT, DTV, DFF, DQ, DV, DOut>()) {
       if (derived_.simple)
         return update_simple<kFull>(target, target_velocity, feedforward, q, v, h, effort);
     }

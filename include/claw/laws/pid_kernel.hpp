@@ -32,6 +32,18 @@ namespace detail {
 #endif
 #endif
 
+/// The PID's input rule: q*, q and v finite, and with kFull v* and ff too (Pid::update and the
+/// Actuator's one-pass update check this before touching any state).
+template <bool kFull, typename DT, typename DTV, typename DFF, typename DQ, typename DV>
+inline bool pid_inputs_finite(const Eigen::MatrixBase<DT>& target,
+                              const Eigen::MatrixBase<DTV>& target_velocity,
+                              const Eigen::MatrixBase<DFF>& feedforward,
+                              const Eigen::MatrixBase<DQ>& q,
+                              const Eigen::MatrixBase<DV>& v) noexcept {
+  if (!vectors_all_finite(target, q, v)) return false;
+  return !kFull || (all_finite(target_velocity) && all_finite(feedforward));
+}
+
 /// Calls f(std::bool_constant<b>...) for the run-time booleans b: one instantiation per pattern.
 template <bool... kFlags, typename F>
 inline decltype(auto) with_bool_flags(F&& f) {

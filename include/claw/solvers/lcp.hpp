@@ -9,6 +9,7 @@
 
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
+#include "claw/solvers/detail/min_max.hpp"
 
 namespace claw {
 
@@ -159,7 +160,7 @@ class LemkeSolver {
     result_.w.setZero();
     for (Index i = 0; i < size; ++i) {
       const int var = basis_.coeff(i);
-      const Scalar value = std::fmax(tableau_.coeff(i, rhs), Scalar(0));
+      const Scalar value = detail::max_ignoring_nan(tableau_.coeff(i, rhs), Scalar(0));
       if (var < size) {
         result_.w.coeffRef(var) = value;
       } else if (var < 2 * size) {
@@ -172,7 +173,7 @@ class LemkeSolver {
       if (result_.z_basic.coeff(i) != 0) continue;
       Scalar wi = q.coeff(i);
       for (Index j = 0; j < size; ++j) wi += m.coeff(i, j) * result_.z.coeff(j);
-      result_.w.coeffRef(i) = std::fmax(wi, Scalar(0));
+      result_.w.coeffRef(i) = detail::max_ignoring_nan(wi, Scalar(0));
     }
     result_.status = Status::Ok;
     return result_;
@@ -196,7 +197,8 @@ class LemkeSolver {
   Index ratio_test(Index col) const noexcept {
     const Index rhs = 2 * m_ + 1;
     Scalar col_max = Scalar(0);
-    for (Index i = 0; i < m_; ++i) col_max = std::fmax(col_max, std::fabs(tableau_.coeff(i, col)));
+    for (Index i = 0; i < m_; ++i)
+      col_max = detail::max_ignoring_nan(col_max, std::fabs(tableau_.coeff(i, col)));
     const Scalar threshold = settings_.pivot_tolerance * col_max;
     Index best = -1;
     for (Index i = 0; i < m_; ++i) {
