@@ -492,25 +492,28 @@ bool psd_within(const MatrixXd& s, double e_entry, double floor = 0.0) {
 }  // namespace
 
 TEST_CASE("semidefinite_within_bound: closed forms of the carried error bound", "[lcp][psd]") {
-  // S = [1 1; 1 1 + d]: pivot S_11 = 1, f = 1, remainder d. Its bound, from E_ij = e:
-  // e + |f| e + |f| e + 2 f^2 e = 5 e. So d = -1e-10 is within it for e = 1e-9 (5e-9), not for
-  // e = 1e-11 (5e-11); d >= 0 is semidefinite with no bound at all.
+  // S = [1 1; 1 1 - d], every entry known to e: a semidefinite matrix within e exists exactly
+  // when d <= 4 e (the determinant of [1 + e, 1 - e; 1 - e, 1 - d + e] is 4 e - d + O(e^2)). The
+  // carried bound gives the remainder -d the allowance e + (3 e + e^2) / (1 - e) = 4 e + O(e^2).
   MatrixXd s(2, 2);
   s << 1.0, 1.0, 1.0, 1.0 - 1e-10;
   CHECK(psd_within(s, 1e-9));
   CHECK_FALSE(psd_within(s, 1e-11));
   CHECK_FALSE(psd_within(s, 0.0));
-  CHECK(psd_within(s, 1.99e-11, 0.0) == false);  // 5 * 1.99e-11 < 1e-10
-  CHECK(psd_within(s, 2.01e-11, 0.0));           // 5 * 2.01e-11 > 1e-10
+  CHECK_FALSE(psd_within(s, 2.49e-11));  // 4 e < d
+  CHECK(psd_within(s, 2.51e-11));        // 4 e > d
   s(1, 1) = 1.0 + 1e-10;
   CHECK(psd_within(s, 0.0));
-  // A remainder [0 h; h 0] (eigenvalues +-h) is indefinite unless its bound covers h.
+  // A remainder [0 h; h 0] (eigenvalues +-h): [c, h - c; h - c, c] is semidefinite and within c
+  // when h <= 2 c; for c < h / 2 no semidefinite matrix is within c.
   MatrixXd t = MatrixXd::Zero(3, 3);
   t(0, 0) = 1.0;
   t(1, 2) = t(2, 1) = 1e-6;
   CHECK_FALSE(psd_within(t, 0.0));
-  CHECK_FALSE(psd_within(t, 0.9e-6));
-  CHECK(psd_within(t, 1.1e-6));
+  CHECK_FALSE(psd_within(t, 0.4e-6));
+  CHECK(psd_within(t, 0.6e-6));
+  // Entries all below twice their bound (no pivot): 1.5 e [1 1; 1 1] is itself semidefinite.
+  CHECK(psd_within(MatrixXd::Constant(2, 2, 1.5e-9), 1e-9));
   // A negative diagonal beyond its bound is refused whatever else holds.
   MatrixXd u = MatrixXd::Identity(2, 2);
   u(1, 1) = -1e-3;

@@ -996,6 +996,21 @@ TEST_CASE(
   REQUIRE(pid.set_gains(V1(0.0), V1(0.1), V1(0.0)) == Status::InvalidParameter);
   REQUIRE(pid.settings().ki(0) == 5.0);
   REQUIRE(pid.set_gains(V1(0.0), V1(-5.0), V1(0.0)) == Status::InvalidParameter);  // unsigned
+  // A smaller ki narrows IntegralClamp's bound: I (at 1) moves onto the new end at once.
+  REQUIRE(pid.configure(s) == Status::Ok);
+  REQUIRE(pid.integral_term()(0) == 1.0);
+  REQUIRE(pid.set_gains(V1(0.0), V1(4.0), V1(0.0)) == Status::Ok);  // |I| <= 4 * 0.2
+  REQUIRE(pid.integral_term()(0) == Approx(0.8).epsilon(1e-15));
+  REQUIRE(pid.set_state(pid.state()) == Status::Ok);  // the snapshot is within its bounds
+  // With signed gains the bound is |ki| integral_max: ki = -5 gives the same [-0.5, 1].
+  auto reversed = s;
+  reversed.signed_gains = true;
+  reversed.ki << -5.0;
+  REQUIRE(reversed.integral_bounds(0, -5.0).upper == 1.0);
+  REQUIRE(reversed.integral_bounds(0, -5.0).lower == -0.5);
+  REQUIRE(pid.configure(reversed) == Status::Ok);
+  reversed.iterm_min << 1.5;  // disjoint again, whatever the sign
+  REQUIRE(pid.configure(reversed) == Status::InvalidParameter);
   // ki = 0: with integral_max = +inf nothing is clamped (0 * inf is no bound), with a finite
   // integral_max I is held at 0, which [1, 2] does not contain.
   touching.ki << 0.0;

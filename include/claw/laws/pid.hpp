@@ -75,8 +75,11 @@ class Pid {
     return Status::Ok;
   }
 
-  /// Real-time-safe gain change; bumpless (I is in effort units). InvalidParameter (old gains
-  /// kept) for a gain that is not finite, or negative without PidSettings::signed_gains.
+  /// Real-time-safe gain change; bumpless (I is in effort units) except that an I outside bounds
+  /// the new ki narrows (IntegralClamp's |ki| integral_max) moves onto them at once, as in
+  /// configure(). InvalidParameter (old gains kept) for a gain that is not finite, negative without
+  /// PidSettings::signed_gains, or a ki whose IntegralClamp bounds miss [iterm_min, iterm_max]
+  /// (PidSettings::integral_bounds).
   template <typename DP, typename DI, typename DD>
   Status set_gains(const Eigen::MatrixBase<DP>& kp, const Eigen::MatrixBase<DI>& ki,
                    const Eigen::MatrixBase<DD>& kd) noexcept {
@@ -92,6 +95,7 @@ class Pid {
     settings_.ki = ki;
     settings_.kd = kd;
     derived_.refresh(settings_);
+    bind_integral();
     return Status::Ok;
   }
 
