@@ -5,7 +5,6 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -16,63 +15,20 @@
 #include "claw/solvers/qp.hpp"
 #include "support/json_core.hpp"
 #include "support/qp_certificate.hpp"
+#include "support/regression_data.hpp"
 #include "support/solver_instances.hpp"
 
 namespace {
 
 using claw::Status;
+using claw_test::check_keys;
+using claw_test::json_files;
+using claw_test::member;
+using claw_test::regressions_dir;
+using claw_test::status_name;
+using claw_test::status_named;
+using claw_test::undecided;
 using Json = nlohmann::json;
-
-/// $CLAW_REGRESSIONS_DIR if set and non-empty, else the source tree's tests/data/regressions
-/// (CLAW_DEFAULT_REGRESSIONS_DIR, set by the build).
-std::string regressions_dir() {
-  const char* env = std::getenv("CLAW_REGRESSIONS_DIR");
-  if (env != nullptr && env[0] != '\0') return env;
-  return CLAW_DEFAULT_REGRESSIONS_DIR;
-}
-
-/// The *.json files of `dir`, sorted by name; empty when there are none or `dir` is unreadable.
-std::vector<std::string> json_files(const std::string& dir) {
-  std::vector<std::string> files;
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end;
-       it.increment(error)) {
-    if (it->path().extension() == ".json") files.push_back(it->path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-/// The status named `name` (claw::to_string's spelling); false when no status has that name.
-bool status_named(const std::string& name, Status& out) {
-  for (int i = 0; i < 256; ++i) {
-    const auto status = static_cast<Status>(i);
-    if (name != "Unknown" && name == claw::to_string(status)) {
-      out = status;
-      return true;
-    }
-  }
-  return false;
-}
-
-/// A status's name, for checks whose failure message should show it.
-std::string status_name(Status status) { return claw::to_string(status); }
-
-/// IllConditioned, MaxIterations, NumericalOverflow: neither an optimum nor infeasibility proved.
-bool undecided(Status s) {
-  return s == Status::IllConditioned || s == Status::MaxIterations ||
-         s == Status::NumericalOverflow;
-}
-
-/// Fails the test (naming `what`) unless every key of `object` is one of the space-separated
-/// names of `allowed`: a misspelt field must not turn a check off.
-void check_keys(const Json& object, const std::string& allowed, const std::string& what) {
-  const std::string names = " " + allowed + " ";
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    INFO(what << ": field \"" << it.key() << "\"");
-    CHECK(names.find(" " + it.key() + " ") != std::string::npos);
-  }
-}
 
 /// The fields of a file and of a solve step (README: "A file", "Steps", "Properties of a solve").
 constexpr const char* kFileFields = "description scalar n m Q A g lb ub lbA ubA runs";
@@ -80,15 +36,6 @@ constexpr const char* kSolveFields =
     "do expect g lb ub lbA ubA warm status undecided witness cold x x_tolerance x_rel objective "
     "objective_rel objective_at_most iterations_at_most stationarity_at_most "
     "stationarity_per_gradient_at_most primal_residual primal_residual_rel x_scaled_miss_at_most";
-
-/// object[key]; fails the test (naming the key) and gives null when `object` has no such member.
-const Json& member(const Json& object, const char* key) {
-  static const Json missing;
-  const bool present = object.is_object() && object.contains(key);
-  INFO("field \"" << key << "\" of " << object.dump().substr(0, 200));
-  CHECK(present);
-  return present ? object[key] : missing;
-}
 
 /// The file's numbers and arrays in Scalar, checked against the schema as they are read.
 template <typename Scalar>
