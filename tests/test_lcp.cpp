@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -44,6 +45,31 @@ LcpCheck check_lcp(const VectorXd& q, const MatrixXd& m, const VectorXd& z) {
   c.sign /= c.scale;
   c.complementarity /= c.scale * std::max(1.0, z.lpNorm<Eigen::Infinity>());
   return c;
+}
+
+/// The Farkas certificate an Infeasible result carries, restated in long double from (q, M) and
+/// the ray y alone: y >= 0 with largest entry 1, and q'y + sum_j max(0, (M'y)_j) r < 0 with
+/// r = |q|_inf / (pivot_tolerance max|M_ij|) (LemkeResult's reach; M'y's own rounding is far
+/// below the margin these data leave).
+template <typename Result>
+bool ray_is_farkas_certificate(const Result& r, const VectorXd& q, const MatrixXd& m,
+                               double pivot_tolerance) {
+  const Eigen::Index size = q.size();
+  if (r.ray.size() != size) return false;
+  long double y_max = 0, gap = 0, excess = 0;
+  for (Eigen::Index i = 0; i < size; ++i) {
+    if (!(r.ray(i) >= 0)) return false;
+    y_max = std::max<long double>(y_max, r.ray(i));
+    gap += static_cast<long double>(q(i)) * r.ray(i);
+  }
+  const long double reach =
+      q.lpNorm<Eigen::Infinity>() / (pivot_tolerance * m.cwiseAbs().maxCoeff());
+  for (Eigen::Index j = 0; j < size; ++j) {
+    long double v = 0;
+    for (Eigen::Index i = 0; i < size; ++i) v += static_cast<long double>(m(i, j)) * r.ray(i);
+    if (v > 0) excess += v * reach;
+  }
+  return y_max == 1 && gap + excess < 0;
 }
 
 /// Checks every property an Ok result promises against (q, M).
@@ -171,6 +197,7 @@ TEST_CASE("Lemke: random positive semidefinite LCPs satisfy z >= 0, w >= 0, z'w 
       CHECK(r.z.isZero(0.0));
       CHECK(r.w.isZero(0.0));
       CHECK(rank < m);  // positive definite M: every LCP is solvable
+      CHECK(ray_is_farkas_certificate(r, q, mat, solver.settings().pivot_tolerance));
       // Independent evidence: with y that certificate, y'(q + (M + eps I) z) >= 0 forces
       // y'z >= -q'y / eps, so the solutions of the regularised LCP blow up like 1/eps.
       LemkeSolver<double> other(m);
@@ -239,6 +266,8 @@ TEST_CASE("Lemke: infeasible LCPs end on a ray (Infeasible, z = w = 0)", "[lcp]"
     CHECK(r.status == Status::Infeasible);
     CHECK(r.z.isZero(0.0));
     CHECK(r.w.isZero(0.0));
+    // The certificate y = e_2: M'y = 0, q'y = -1.
+    CHECK(r.ray == VectorXd::Unit(3, 1));
   }
   // M = [1 -1; -1 1] is PSD; w1 + w2 = q1 + q2 = -2 < 0 for every z.
   {
@@ -250,13 +279,18 @@ TEST_CASE("Lemke: infeasible LCPs end on a ray (Infeasible, z = w = 0)", "[lcp]"
     CHECK(r.z.isZero(0.0));
     CHECK(r.w.isZero(0.0));
     CHECK(r.pivots >= 1);
+    // Farkas: M'y <= 0 with y >= 0 needs y_1 = y_2; the ray is y = (1, 1), q'y = -2.
+    CHECK((r.ray - VectorXd::Ones(2)).lpNorm<Eigen::Infinity>() <= 1e-15);
   }
   // A skew-symmetric M (PSD, monotone) with an empty feasible set: w1 = -1 - z2 < 0 always.
   {
     MatrixXd m(2, 2);
     m << 0, -1, 1, 0;
     const VectorXd q = (VectorXd(2) << -1.0, 1.0).finished();
-    CHECK(solver.solve(q, m).status == Status::Infeasible);
+    const auto& r = solver.solve(q, m);
+    CHECK(r.status == Status::Infeasible);
+    // Farkas: M'y = (y_2, -y_1) <= 0 and y >= 0 force y_2 = 0; y = (1, 0), q'y = -1.
+    CHECK((r.ray - VectorXd::Unit(2, 0)).lpNorm<Eigen::Infinity>() <= 1e-15);
   }
   // The solver is not stuck after a ray: the next feasible problem is solved.
   const VectorXd q = (VectorXd(2) << -1.0, -2.0).finished();
@@ -304,6 +338,127 @@ TEST_CASE("Lemke: degenerate data (tied ratios, zero q entries) terminates with 
     require_solution(r, q, m, 1e-12);
     CHECK(r.z.sum() == Approx(2.0).epsilon(1e-14));
   }
+}
+
+namespace {
+/// Every solution of LCP(q, M) on a complementary basis (z_B from M_BB z_B = -q_B, z = 0 off B),
+/// m <= 6: the smallest |z|_inf of one that holds within 1e-9, or +inf when none does.
+double smallest_enumerated_solution(const VectorXd& q, const MatrixXd& m) {
+  const Eigen::Index size = q.size();
+  double best = kInf;
+  for (unsigned mask = 0; mask < (1u << size); ++mask) {
+    std::vector<Eigen::Index> b;
+    for (Eigen::Index i = 0; i < size; ++i)
+      if (mask & (1u << i)) b.push_back(i);
+    VectorXd z = VectorXd::Zero(size);
+    if (!b.empty()) {
+      const auto k = static_cast<Eigen::Index>(b.size());
+      MatrixXd mb(k, k);
+      VectorXd qb(k);
+      for (Eigen::Index a = 0; a < k; ++a) {
+        qb(a) = -q(b[static_cast<std::size_t>(a)]);
+        for (Eigen::Index c = 0; c < k; ++c)
+          mb(a, c) = m(b[static_cast<std::size_t>(a)], b[static_cast<std::size_t>(c)]);
+      }
+      const Eigen::FullPivLU<MatrixXd> lu(mb);
+      if (!lu.isInvertible()) continue;
+      const VectorXd zb = lu.solve(qb);
+      for (Eigen::Index a = 0; a < k; ++a) z(b[static_cast<std::size_t>(a)]) = zb(a);
+    }
+    const LcpCheck c = check_lcp(q, m, z);
+    if (c.sign <= 1e-9 && c.complementarity <= 1e-9)
+      best = std::min(best, z.lpNorm<Eigen::Infinity>());
+  }
+  return best;
+}
+}  // namespace
+
+TEST_CASE(
+    "Lemke: Infeasible only with a re-checked Farkas certificate; another ray is "
+    "IllConditioned",
+    "[lcp]") {
+  // Indefinite and nonsymmetric M (not copositive-plus): Lemke's ray then proves nothing by
+  // itself. Every Infeasible must carry a certificate that holds, and no enumerated solution may
+  // lie within its reach; a solvable LCP that ends on a ray must say IllConditioned.
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  LemkeSolver<double> solver(5);
+  int infeasible = 0, ill = 0, solvable_ray = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int m = 1 + trial % 5;
+    const MatrixXd mat = MatrixXd::NullaryExpr(m, m, [&] { return u(rng); });
+    const VectorXd q = VectorXd::NullaryExpr(m, [&] { return u(rng); });
+    const auto& r = solver.solve(q, mat);
+    INFO("trial " << trial << "\nM\n" << mat << "\nq " << q.transpose());
+    const double reach = q.lpNorm<Eigen::Infinity>() /
+                         (solver.settings().pivot_tolerance * mat.cwiseAbs().maxCoeff());
+    const double enumerated = smallest_enumerated_solution(q, mat);
+    if (r.status == Status::Infeasible) {
+      ++infeasible;
+      CHECK(ray_is_farkas_certificate(r, q, mat, solver.settings().pivot_tolerance));
+      CHECK(enumerated > reach);
+    } else if (r.status == Status::IllConditioned) {
+      ++ill;
+      CHECK(r.z.isZero(0.0));
+      CHECK_FALSE(ray_is_farkas_certificate(r, q, mat, solver.settings().pivot_tolerance));
+      solvable_ray += enumerated < kInf ? 1 : 0;
+    } else {
+      require_solution(r, q, mat, 1e-9);
+    }
+  }
+  CHECK(infeasible > 50);
+  CHECK(ill > 50);
+  CHECK(solvable_ray > 10);  // rays on solvable LCPs occur and are not called Infeasible
+}
+
+TEST_CASE("check_lcp_certificate: closed forms of the reach, the error bounds and the signs",
+          "[lcp]") {
+  using V1 = Eigen::Matrix<double, 1, 1>;
+  const V1 q = V1::Constant(-1.0);
+  const auto holds = [&](double mval, double reach, double q_err, double m_err, double yval) {
+    return claw::check_lcp_certificate(q, V1::Constant(mval), V1::Constant(yval),
+                                       V1::Constant(reach), V1::Constant(q_err),
+                                       V1::Constant(m_err));
+  };
+  // w = -1 + M z: M = 0 has no solution at all (every reach, +inf included).
+  CHECK(holds(0.0, 1e300, 0.0, 0.0, 1.0));
+  CHECK(holds(0.0, kInf, 0.0, 0.0, 1.0));
+  // M = 1: z = 1 solves it, so the certificate covers exactly z < 1.
+  CHECK(holds(1.0, 0.99, 0.0, 0.0, 1.0));
+  CHECK_FALSE(holds(1.0, 1.01, 0.0, 0.0, 1.0));
+  // M known to within 0.5 of 0: M~ = 0.5 is solved by z = 2, so the reach must stay below 2.
+  CHECK(holds(0.0, 1.99, 0.0, 0.5, 1.0));
+  CHECK_FALSE(holds(0.0, 2.01, 0.0, 0.5, 1.0));
+  // q known to within 1.5 of -1: q~ = 0.5 >= 0 is solved by z = 0; within 0.9 it is not.
+  CHECK_FALSE(holds(0.0, 1.0, 1.5, 0.0, 1.0));
+  CHECK(holds(0.0, 1.0, 0.9, 0.0, 1.0));
+  // y must be >= 0, nonzero and finite. With q = (1, 1) (z = 0 solves it) and M = 0,
+  // y = (-1, 0.5) meets every other condition: q'y = -0.5, M'y = 0.
+  CHECK_FALSE(claw::check_lcp_certificate(Eigen::Vector2d(1.0, 1.0), Eigen::Matrix2d::Zero(),
+                                          Eigen::Vector2d(-1.0, 0.5), Eigen::Vector2d::Ones(),
+                                          Eigen::Vector2d::Zero(), Eigen::Matrix2d::Zero()));
+  CHECK_FALSE(holds(0.0, 1.0, 0.0, 0.0, -1.0));
+  CHECK_FALSE(holds(0.0, 1.0, 0.0, 0.0, 0.0));
+  CHECK_FALSE(holds(0.0, 1.0, 0.0, 0.0, kNaN));
+  // Two pairs, M = [1 -1; -1 1], q = (-1, -1) (w_1 + w_2 = -2: no solution). y = (1, 0) has M'y =
+  // (1, -1) and only shows w_1 < 0 while z_1 < 1: its reach must stay below 1.
+  Eigen::Matrix2d m2;
+  m2 << 1, -1, -1, 1;
+  const Eigen::Vector2d q2(-1.0, -1.0), zero2 = Eigen::Vector2d::Zero();
+  // y = (1, 1): M'y = 0 by cancellation, so only its rounding (6 eps per column) is in the
+  // excess: the certificate reaches z up to about 1 / (6 eps) (q'y = -2), not to +inf.
+  CHECK(claw::check_lcp_certificate(q2, m2, Eigen::Vector2d(1.0, 1.0),
+                                    Eigen::Vector2d::Constant(1e14), zero2,
+                                    Eigen::Matrix2d::Zero()));
+  CHECK_FALSE(claw::check_lcp_certificate(q2, m2, Eigen::Vector2d(1.0, 1.0),
+                                          Eigen::Vector2d::Constant(kInf), zero2,
+                                          Eigen::Matrix2d::Zero()));
+  CHECK(claw::check_lcp_certificate(q2, m2, Eigen::Vector2d(1.0, 0.0),
+                                    Eigen::Vector2d::Constant(0.99), zero2,
+                                    Eigen::Matrix2d::Zero()));
+  CHECK_FALSE(claw::check_lcp_certificate(q2, m2, Eigen::Vector2d(1.0, 0.0),
+                                          Eigen::Vector2d::Constant(1.01), zero2,
+                                          Eigen::Matrix2d::Zero()));
 }
 
 TEST_CASE("Lemke: the pivot cap returns MaxIterations exactly below the pivots needed", "[lcp]") {

@@ -10,6 +10,7 @@
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 #include "claw/solvers/detail/min_max.hpp"
+#include "claw/solvers/detail/numerics.hpp"
 
 namespace claw {
 
@@ -36,10 +37,15 @@ struct LemkeSettings {
 ///  - Ok: z >= 0, w = q + M z >= 0 and z_i w_i = 0 (up to rounding), `z_basic` marks which z_i are
 ///    basic in the final tableau (the rest are 0 by construction; a basic z_i may be 0 when the
 ///    solution is degenerate).
-///  - Infeasible: the method ended on a secondary ray. For a copositive-plus M (every positive
-///    semidefinite M is one) this proves that {z >= 0 : q + M z >= 0} is empty (Cottle, Pang and
-///    Stone, The Linear Complementarity Problem, 4.4); for other matrices it only means Lemke's
-///    method found no solution. z and w are zero.
+///  - Infeasible: the method ended on a secondary ray whose z part y (`ray`, largest entry 1) is a
+///    Farkas certificate that check_lcp_certificate accepted with reach r_j = |q|_inf /
+///    (sqrt(eps) max|M_ij|): no z with 0 <= z <= r satisfies q + M z >= 0. (For a
+///    copositive-plus M, every positive semidefinite M is one, the exact ray has M'y = -M y <= 0
+///    and q'y < 0: Cottle, Pang and Stone, The Linear Complementarity Problem, 4.4. A z beyond r
+///    needs half the digits of M z to cancel to meet q.)
+///    z and w are zero.
+///  - IllConditioned: the method ended on a ray that is no such certificate (M not copositive-plus,
+///    or the ray's rounding hides it): nothing is proved; z and w are zero, `ray` holds the ray.
 ///  - MaxIterations: the pivot cap was reached; z and w are zero.
 ///  - NonFiniteInput, SizeMismatch: refused before any work.
 template <typename Scalar, int MaxM>
@@ -49,8 +55,55 @@ struct LemkeResult {
   Vector<Scalar, Dynamic, MaxM> w;         ///< w = q + M z, m entries
   /// Per entry: 1 when z_i is basic in the final tableau, else 0.
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> z_basic;
+  /// Infeasible, IllConditioned: the z part of the secondary ray (>= 0, largest entry 1); else 0.
+  Vector<Scalar, Dynamic, MaxM> ray;
   int pivots = 0;  ///< pivots of the last solve (see LemkeSettings::max_pivots)
 };
+
+/// Checks a Farkas certificate y that LCP(q, M) (m x m) has no solution within a reach r, for
+/// data known to within e_q (of q) and E (of M) entrywise. It holds when y is finite, y >= 0,
+/// y != 0 and
+///   q'y + e_q'y + sum_j max(0, (M'y)_j + (E'y)_j + rho_j) r_j  <  -rho_q,
+/// rho_j = dot_rounding(m, (|M|'y)_j) and rho_q = dot_rounding(m, |q|'y) the rounding of the two
+/// products. Then for every q~, M~ with |q~ - q| <= e_q, |M~ - M| <= E, and every z with
+/// 0 <= z <= r: y'(q~ + M~ z) <= q'y + e_q'y + sum_j ((M'y)_j + (E'y)_j) z_j < 0, so some entry of
+/// q~ + M~ z is negative. (Exact data and M'y <= 0 exactly would prove it for every z >= 0; a
+/// computed y meets M'y <= 0 only to its rounding, hence the reach.) r_j = +inf is allowed where
+/// the excess max(0, ...) is 0. O(m^2), no allocation.
+template <typename DQ, typename DM, typename DY, typename DR, typename DEQ, typename DEM>
+bool check_lcp_certificate(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DM>& m,
+                           const Eigen::MatrixBase<DY>& y, const Eigen::MatrixBase<DR>& reach,
+                           const Eigen::MatrixBase<DEQ>& q_error,
+                           const Eigen::MatrixBase<DEM>& m_error) noexcept {
+  using Scalar = typename DQ::Scalar;
+  const Eigen::Index size = q.size();
+  Scalar gap = Scalar(0), gap_terms = Scalar(0), y_max = Scalar(0);
+  for (Eigen::Index i = 0; i < size; ++i) {
+    const Scalar yi = y.coeff(i);
+    if (!std::isfinite(yi) || yi < Scalar(0)) return false;
+    y_max = detail::max_of(y_max, yi);
+    gap += q.coeff(i) * yi;
+    gap_terms += std::fabs(q.coeff(i)) * yi;
+    gap += q_error.coeff(i) * yi;
+  }
+  if (!(y_max > Scalar(0))) return false;
+  Scalar excess_sum = Scalar(0);
+  for (Eigen::Index j = 0; j < size; ++j) {
+    Scalar v = Scalar(0), v_terms = Scalar(0), v_error = Scalar(0);
+    for (Eigen::Index i = 0; i < size; ++i) {
+      v += m.coeff(i, j) * y.coeff(i);
+      v_terms += std::fabs(m.coeff(i, j)) * y.coeff(i);
+      v_error += m_error.coeff(i, j) * y.coeff(i);
+    }
+    // All terms exactly 0: v is exact (no underflow allowance, which would meet r_j = +inf).
+    const Scalar rho = v_terms > Scalar(0) ? detail::dot_rounding(size, v_terms) : Scalar(0);
+    const Scalar excess = v + v_error + rho;
+    if (excess > Scalar(0)) excess_sum += excess * reach.coeff(j);
+  }
+  const Scalar rounding =
+      detail::dot_rounding(2 * size, gap_terms) + detail::dot_rounding(size, excess_sum);
+  return std::isfinite(gap) && std::isfinite(excess_sum) && gap + excess_sum < -rounding;
+}
 
 /// Lemke's method (covering vector e = 1, lexicographic minimum-ratio rule) for
 ///   find z  such that  z >= 0,  w = q + M z >= 0,  z' w = 0,
@@ -84,6 +137,7 @@ class LemkeSolver {
     result_.z.resize(max_m);
     result_.w.resize(max_m);
     result_.z_basic.resize(max_m);
+    result_.ray.resize(max_m);
   }
 
   /// Installs settings; InvalidParameter (old ones kept) when settings.validate() fails.
@@ -113,8 +167,10 @@ class LemkeSolver {
     result_.z.resize(size);
     result_.w.resize(size);
     result_.z_basic.resize(size);
+    result_.ray.resize(size);
     result_.z.setZero();
     result_.z_basic.setZero();
+    result_.ray.setZero();
     // Trivial solution z = 0.
     bool nonnegative = true;
     for (Index i = 0; i < size; ++i) nonnegative &= q.coeff(i) >= Scalar(0);
@@ -149,7 +205,7 @@ class LemkeSolver {
     for (;;) {
       if (result_.pivots >= settings_.max_pivots) return fail(Status::MaxIterations);
       const Index leave = ratio_test(entering);
-      if (leave < 0) return fail(Status::Infeasible);  // secondary ray
+      if (leave < 0) return ray_status(q, m, entering);  // secondary ray
       const int left = basis_.coeff(leave);
       pivot(leave, entering);
       basis_.coeffRef(leave) = static_cast<int>(entering);
@@ -180,6 +236,40 @@ class LemkeSolver {
   }
 
  private:
+  /// On a secondary ray along column `col` (no entry above the pivot threshold): the entering
+  /// variable grows by t, the basic variable of row i by -a_i t. Its z part, entries below 0 (from
+  /// 0 < a_i <= threshold) set to 0 and scaled to a largest entry of 1, goes to `ray`; the status
+  /// is Infeasible when check_lcp_certificate accepts it, else IllConditioned.
+  template <typename DQ, typename DM>
+  const Result& ray_status(const Eigen::MatrixBase<DQ>& q, const Eigen::MatrixBase<DM>& m,
+                           Index col) noexcept {
+    Vector<Scalar, Dynamic, MaxM_>& y = result_.ray;
+    y.setZero(m_);
+    if (col >= m_ && col < 2 * m_) y.coeffRef(col - m_) = Scalar(1);
+    for (Index i = 0; i < m_; ++i) {
+      const int var = basis_.coeff(i);
+      if (var >= m_ && var < 2 * m_)
+        y.coeffRef(var - m_) = detail::max_ignoring_nan(-tableau_.coeff(i, col), Scalar(0));
+    }
+    const Scalar y_max = y.template lpNorm<Eigen::Infinity>();
+    Scalar q_max = Scalar(0), m_max = Scalar(0);
+    for (Index i = 0; i < m_; ++i) {
+      q_max = detail::max_of(q_max, std::fabs(q.coeff(i)));
+      for (Index j = 0; j < m_; ++j) m_max = detail::max_of(m_max, std::fabs(m.coeff(i, j)));
+    }
+    bool proved = false;
+    if (y_max > Scalar(0) && std::isfinite(y_max)) {
+      y /= y_max;
+      // +inf when M = 0
+      const Scalar reach = q_max / (detail::lcp_certificate_reach_fraction<Scalar>() * m_max);
+      using VectorM = Vector<Scalar, Dynamic, MaxM_>;
+      using MatrixM = Eigen::Matrix<Scalar, Dynamic, Dynamic, 0, MaxM_, MaxM_>;
+      proved = check_lcp_certificate(q, m, y, VectorM::Constant(m_, reach), VectorM::Zero(m_),
+                                     MatrixM::Zero(m_, m_));
+    }
+    return fail(proved ? Status::Infeasible : Status::IllConditioned);  // keeps `ray`
+  }
+
   const Result& fail(Status status) noexcept {
     result_.status = status;
     result_.z.setZero();

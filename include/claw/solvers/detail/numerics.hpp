@@ -69,6 +69,23 @@ Scalar lemke_solution_rounding(Eigen::Index m, Scalar z_max) noexcept {
   return Scalar(64) * machine_epsilon<Scalar>() * (Scalar(1) + static_cast<Scalar>(m) * z_max);
 }
 
+/// Reach of an infeasibility certificate decided at tolerance t: points with ||x||_inf <= t / eps
+/// (beyond that, x's own rounding eps |x| exceeds t: no proof of this precision reaches further).
+/// check_qp_certificate and the LCQP's monotone path use it.
+template <typename Scalar>
+Scalar certificate_reach(Scalar tolerance) noexcept {
+  return tolerance / machine_epsilon<Scalar>();
+}
+
+/// Reach of the Farkas certificate LemkeSolver re-checks on its ray: z up to |q|_inf / (sqrt(eps)
+/// max|M_ij|). The ray's M'y is known to the tableau's rounding (a few hundred eps after the
+/// pivots), so the reach is where that rounding times z stays near sqrt(eps) |q|; a z beyond it
+/// meets q only if half the digits of M z cancel.
+template <typename Scalar>
+Scalar lcp_certificate_reach_fraction() noexcept {
+  return std::sqrt(machine_epsilon<Scalar>());
+}
+
 /// Smallest pivot Gauss-Jordan elimination of a matrix with largest entry `scale` accepts:
 /// 1e3 eps scale (a smaller pivot is the rounding of up to a few hundred eliminations).
 template <typename Scalar>

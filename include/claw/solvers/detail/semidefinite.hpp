@@ -14,8 +14,8 @@ namespace detail {
 /// semidefinite up to its bound is never refused. S and E are overwritten; `visited` (size >= m)
 /// is scratch. Each step pivots on the largest diagonal with S_pp > floor + 2 E_pp and updates,
 /// for the unvisited i, j, S_ij -= f_i S_pj (f_i = S_ip / S_pp) and
-///   E_ij += r (|f_i| E_pj + |f_j| E_ip + |f_i f_j| E_pp + E_ip E_pj / S_pp),  r = S_pp / (S_pp -
-///   E_pp),
+///   E_ij += r (|f_i| E_pj + |f_j| E_ip + |f_i f_j| E_pp + E_ip E_pj / S_pp),
+///   r = S_pp / (S_pp - E_pp),
 /// which bounds how far the Schur complement of any matrix within E lies from S's (exactly, not
 /// to first order). When no diagonal qualifies, each semidefinite matrix P within E of the rest R
 /// has P_ii >= 0 and |P_ij| <= sqrt(P_ii P_jj): R_ii >= -E_ii and

@@ -10,9 +10,11 @@
 #include "claw/core/product.hpp"
 #include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
+#include "claw/solvers/detail/gauss_jordan.hpp"
 #include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/numerics.hpp"
 #include "claw/solvers/detail/semidefinite.hpp"
+#include "claw/solvers/detail/symmetric_scaling.hpp"
 #include "claw/solvers/lcp.hpp"
 
 namespace claw {
@@ -103,10 +105,13 @@ class LcqpMonotonePath {
     } else {
       const auto& lemke = lemke_.solve(w_, ss_);
       pivots = lemke.pivots;
-      if (lemke.status == Status::Infeasible) {
+      if (ends_on_ray(lemke.status)) {
         const auto& relaxed = solve_relaxed(side == 0 ? r_norm : l_norm, feasibility_tolerance);
         pivots += relaxed.pivots;
-        if (relaxed.status == Status::Infeasible) return Outcome::Infeasible;
+        if (ends_on_ray(relaxed.status) &&
+            ray_proves_infeasible(relaxed.ray, oth, lb_oth, side == 0 ? p.lbL : p.lbR,
+                                  feasibility_tolerance))
+          return Outcome::Infeasible;
       } else if (lemke.status == Status::Ok && unique_solution(lemke, oth, lb_oth, x)) {
         outcome = Outcome::Point;
       }
@@ -141,7 +146,7 @@ class LcqpMonotonePath {
       lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
       ++r;
     }
-    if (ny > 0 && !eliminate(ny, ny + m + 1)) return false;
+    if (ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
     x0_.setZero(n);
     t_.setZero(n, m);
     for (Index i = 0; i < m; ++i) {
@@ -199,7 +204,7 @@ class LcqpMonotonePath {
       const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
       if (std::fabs(cvec_.coeff(i)) <= product_unit * size) cvec_.coeffRef(i) = Scalar(0);
     }
-    if (!symmetric_scaling(m)) return false;
+    if (!symmetric_scaling(mm_, m, dvec_, visited_, queue_)) return false;
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
     for (Index j = 0; j < m; ++j)
@@ -254,6 +259,35 @@ class LcqpMonotonePath {
       w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) *
                                                  equil_.coeff(i) / cvec_scale_;
     return lemke_.solve(w_relaxed_, ss_);
+  }
+
+  /// Lemke ended on a secondary ray (with its own certificate, or one it could not confirm: the
+  /// certificate below, with the LCQP's reach and error bounds, decides).
+  static bool ends_on_ray(Status s) noexcept {
+    return s == Status::Infeasible || s == Status::IllConditioned;
+  }
+
+  /// Re-checks the relaxed LCP's ray y (check_lcp_certificate) against what the scaled LCP is
+  /// known to: q = w_relaxed_ plus c's rounding 64 n eps (|lb_oth_i| + |oth_i| |x0|) e_i / alpha
+  /// (added into w_relaxed_), M = S / beta within serr_ / beta, and the reach of the QP's
+  /// certificate, ||x||_inf <= X = feasibility_tolerance / eps: there lambda_i = a_i x_j - lb_i <=
+  /// a_i X + |lb_i|, i.e. mu'_i <= (a_i X + |lb_i|) d_i beta / alpha. True: no x = x0 + T lambda
+  /// with lambda >= 0 and ||x||_inf <= X has every w_i >= -t_i (the relaxation's margin).
+  template <typename Ray, typename OtherRows, typename OtherBounds, typename SelectedBounds>
+  bool ray_proves_infeasible(const Ray& y, const OtherRows& oth, const OtherBounds& lb_oth,
+                             const SelectedBounds& lb_sel, Scalar feasibility_tolerance) noexcept {
+    const Index m = cvec_.size();
+    const Scalar alpha = cvec_scale_, beta = cvec_beta_;
+    const Scalar unit = product_rounding();
+    for (Index i = 0; i < m; ++i)
+      w_relaxed_.coeffRef(i) +=
+          unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs())) *
+          equil_.coeff(i) / alpha;
+    const Scalar x_reach = certificate_reach(feasibility_tolerance);
+    const auto reach =
+        ((sel_scale_.array() * x_reach + lb_sel.array().abs()) * dvec_.array() * (beta / alpha))
+            .matrix();
+    return check_lcp_certificate(w_relaxed_, ss_, y, reach, VectorP::Zero(m), serr_ / beta);
   }
 
   /// From Lemke's solution of the scaled LCP (w_, ss_): I0 = the basic z plus the degenerate pairs
@@ -374,72 +408,6 @@ class LcqpMonotonePath {
     return true;
   }
 
-  /// Gauss-Jordan elimination with partial pivoting on lu_ (rows x cols, the first `rows` columns
-  /// square): afterwards lu_ = [I | E^-1 rest]. False when E is singular (a pivot at most 1e3 eps
-  /// of its largest entry).
-  bool eliminate(Index rows, Index cols) noexcept {
-    Scalar scale = Scalar(0);
-    for (Index i = 0; i < rows; ++i)
-      for (Index j = 0; j < rows; ++j) scale = detail::max_of(scale, std::fabs(lu_.coeff(i, j)));
-    if (!(scale > Scalar(0))) return false;
-    const Scalar tiny = elimination_pivot_floor(scale);
-    for (Index k = 0; k < rows; ++k) {
-      Index piv = k;
-      for (Index i = k + 1; i < rows; ++i)
-        if (std::fabs(lu_.coeff(i, k)) > std::fabs(lu_.coeff(piv, k))) piv = i;
-      if (!(std::fabs(lu_.coeff(piv, k)) > tiny)) return false;
-      if (piv != k)
-        for (Index j = 0; j < cols; ++j) std::swap(lu_.coeffRef(k, j), lu_.coeffRef(piv, j));
-      const Scalar inv = Scalar(1) / lu_.coeff(k, k);
-      for (Index j = k; j < cols; ++j) lu_.coeffRef(k, j) *= inv;
-      for (Index i = 0; i < rows; ++i) {
-        if (i == k) continue;
-        const Scalar f = lu_.coeff(i, k);
-        if (f == Scalar(0)) continue;
-        for (Index j = k; j < cols; ++j) lu_.coeffRef(i, j) -= f * lu_.coeff(k, j);
-      }
-    }
-    return true;
-  }
-
-  /// Finds d > 0 with M D^-1 symmetric (d_i / d_j = M_ji / M_ij over every coupled pair), by
-  /// propagation along the coupling graph; false when no such d exists (ratios
-  /// consistent within 1e-9 relative, float 1e-4; entries below 1e-12 max |M| count as 0).
-  bool symmetric_scaling(Index m) noexcept {
-    Scalar m_max = Scalar(0);
-    for (Index j = 0; j < m; ++j)
-      for (Index i = 0; i < m; ++i) m_max = detail::max_of(m_max, std::fabs(mm_.coeff(i, j)));
-    const Scalar zero_tol = coupling_zero_fraction<Scalar>() * m_max;
-    const Scalar ratio_tol = coupling_ratio_tolerance<Scalar>();
-    visited_.setZero(m);
-    for (Index root = 0; root < m; ++root) {
-      if (visited_.coeff(root) != 0) continue;
-      visited_.coeffRef(root) = 1;
-      dvec_.coeffRef(root) = Scalar(1);
-      Index head = 0, tail = 0;
-      queue_.coeffRef(tail++) = static_cast<int>(root);
-      while (head < tail) {
-        const Index u = queue_.coeff(head++);
-        for (Index v = 0; v < m; ++v) {
-          if (v == u) continue;
-          const Scalar a = mm_.coeff(u, v), b = mm_.coeff(v, u);
-          const bool za = std::fabs(a) <= zero_tol, zb = std::fabs(b) <= zero_tol;
-          if (za && zb) continue;
-          if (za || zb || !(a * b > Scalar(0))) return false;
-          const Scalar dv = dvec_.coeff(u) * a / b;  // d_v / d_u = M_uv / M_vu
-          if (visited_.coeff(v) == 0) {
-            visited_.coeffRef(v) = 1;
-            dvec_.coeffRef(v) = dv;
-            queue_.coeffRef(tail++) = static_cast<int>(v);
-          } else if (std::fabs(dvec_.coeff(v) - dv) > ratio_tol * dvec_.coeff(v)) {
-            return false;
-          }
-        }
-      }
-    }
-    return true;
-  }
-
   /// True when S is positive semidefinite within its error bound serr_ plus the elimination's
   /// rounding (detail::semidefinite_within_bound on copies in mm_ and lu_, free here). Deciding
   /// with S's bound, not a fixed floor, keeps two roundings of one problem on the same path.
@@ -450,7 +418,7 @@ class LcqpMonotonePath {
     return semidefinite_within_bound(mm_, lu_, visited_, m, semidefinite_pivot_floor(m, s_max));
   }
 
-  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by eliminate() on [S[I0,I0] | I | -c]
+  /// Solves S[I0,I0] mu_I0 = -w_[I0] (w_ holds the scaled c) by gauss_jordan on [S[I0,I0] | I | -c]
   /// in lu_ (free once x = x0 + T lambda is built), which leaves S[I0,I0]^-1 and mu_I0 beside I.
   /// False when S[I0,I0] may be singular: a pivot at rounding level, or ||S^-1||_inf ||dS||_inf >
   /// 1/2 with dS the bound serr_ on S's error times err_scale (S's current scaling). S + dS is
@@ -469,7 +437,7 @@ class LcqpMonotonePath {
       err_norm = detail::max_of(err_norm, row_err * err_scale);
       lu_.coeffRef(a, 2 * n0) = -w_.coeff(i0_.coeff(a));
     }
-    if (!eliminate(n0, 2 * n0 + 1)) return false;
+    if (!gauss_jordan(lu_, n0, 2 * n0 + 1)) return false;
     Scalar inv_norm = Scalar(0);
     for (Index a = 0; a < n0; ++a)
       inv_norm = detail::max_of(inv_norm, lu_.row(a).segment(n0, n0).cwiseAbs().sum());

@@ -57,7 +57,8 @@ struct LcqpResiduals {
 ///    1/2 x'Qx + g'x (the Q given, without regularisation); certified_global says whether x is
 ///    proved a global minimiser (monotone path, or branch and bound that finished).
 ///  - Infeasible: no point satisfies the constraints and the complementarity. Always certified
-///    (certified_global = true): by Lemke's ray or a box violation of the unique LCP point on the
+///    (certified_global = true): by Lemke's ray (a Farkas certificate re-checked against the LCP's
+///    error bounds, check_lcp_certificate) or a box violation of the unique LCP point on the
 ///    monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
 ///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap, or a
 ///    subproblem that failed) stopped without a feasible complementary point. Nothing is proved;

@@ -197,7 +197,7 @@ bool check_qp_certificate(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBas
     magnitude += std::fabs(yi * side);
     band += std::fabs(yi) * t * (row_norm.coeff(i) + std::fabs(side));
   }
-  const Scalar reach = t / detail::machine_epsilon<Scalar>();
+  const Scalar reach = detail::certificate_reach(t);
   for (Index j = 0; j < n; ++j) {
     Scalar v = Scalar(0), v_abs = Scalar(0);  // v_j and the magnitude of its terms
     for (Index i = 0; i < m; ++i) {
