@@ -1,6 +1,6 @@
 // claw/solvers/detail/qp_linalg.hpp: the small dense kernels of the QP solver: Cholesky with a
-// strict definiteness test, the inverse of a Cholesky factor, Givens rotations. Plain loops: no
-// allocation.
+// strict definiteness test, the inverse of a Cholesky factor, Givens rotations, row norms. Plain
+// loops: no allocation.
 #pragma once
 
 #include <Eigen/Core>
@@ -11,6 +11,33 @@
 
 namespace claw {
 namespace detail {
+
+/// ||v||_2 of a row or column (k entries) without overflow or harmful underflow, in one or two
+/// passes: with b = max |v_i|, the plain sum of squares when sqrt(min / eps) <= b <= sqrt(max) / k
+/// (the sum is then finite, and a square that underflows is below eps b^2), else b times the norm
+/// of v / b. A NaN entry gives NaN. O(k).
+template <typename Derived>
+typename Derived::Scalar euclidean_norm(const Eigen::MatrixBase<Derived>& v) noexcept {
+  using Scalar = typename Derived::Scalar;
+  const Eigen::Index k = v.size();
+  Scalar big = Scalar(0), sum = Scalar(0);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const Scalar a = std::fabs(v.coeff(i));
+    big = a > big ? a : big;
+    sum += a * a;
+  }
+  if (!(big > Scalar(0))) return sum;  // 0, or NaN when an entry is
+  const Scalar low = std::sqrt(std::numeric_limits<Scalar>::min() / machine_epsilon<Scalar>());
+  const Scalar high = std::sqrt(std::numeric_limits<Scalar>::max()) / static_cast<Scalar>(k);
+  if (big >= low && big <= high) return std::sqrt(sum);
+  const Scalar inv = Scalar(1) / big;
+  sum = Scalar(0);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const Scalar a = v.coeff(i) * inv;
+    sum += a * a;
+  }
+  return big * std::sqrt(sum);
+}
 
 /// In-place Cholesky factorisation a = L L' of the symmetric matrix whose lower triangle is stored
 /// in the top-left n x n block of `a`; L overwrites that lower triangle (the strict upper triangle

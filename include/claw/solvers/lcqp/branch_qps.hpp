@@ -166,7 +166,7 @@ class LcqpBranchQps {
       if (p.lb.coeff(i) - x.coeff(i) > tol || x.coeff(i) - p.ub.coeff(i) > tol) return false;
     for (Index i = 0; i < nc_; ++i) {
       const Scalar ax = p.A.row(i).dot(x);
-      const Scalar row_tol = tol * detail::max_of(Scalar(1), p.A.row(i).stableNorm());
+      const Scalar row_tol = tol * detail::max_of(Scalar(1), detail::euclidean_norm(p.A.row(i)));
       if (p.lbA.coeff(i) - ax > row_tol || ax - p.ubA.coeff(i) > row_tol) return false;
     }
     for (Index i = 0; i < m_; ++i) {

@@ -186,8 +186,8 @@ LcqpSolver<Scalar_, MaxN_, MaxC_, MaxP_>::solve_impl(const Problem& problem,
       problem.num_pairs() != c.m_)
     reserve(problem.num_variables(), problem.num_constraints(), problem.num_pairs());
   for (Index i = 0; i < c.m_; ++i) {
-    c.l_norm_.coeffRef(i) = problem.L.row(i).stableNorm();  // no overflow for huge rows
-    c.r_norm_.coeffRef(i) = problem.R.row(i).stableNorm();
+    c.l_norm_.coeffRef(i) = detail::euclidean_norm(problem.L.row(i));  // no overflow
+    c.r_norm_.coeffRef(i) = detail::euclidean_norm(problem.R.row(i));
   }
   if (c.settings_.use_monotone_path && c.m_ > 0) {
     const auto outcome =

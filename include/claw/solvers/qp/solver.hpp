@@ -230,11 +230,11 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
       Base::infeasibility_verdict;
   using Membership = detail::QpMembership;
 
-  /// After A changed: ||a_i|| and 1 / ||a_i|| (stableNorm: no overflow for huge rows; 1 for a
-  /// zero row).
+  /// After A changed: ||a_i|| and 1 / ||a_i|| (detail::euclidean_norm: no overflow for huge rows; 1
+  /// for a zero row).
   Status constraints_installed() noexcept {
     for (Index i = 0; i < m_; ++i) {
-      const Scalar norm = a_.row(i).stableNorm();
+      const Scalar norm = detail::euclidean_norm(a_.row(i));
       row_norm_.coeffRef(i) = norm;
       inv_norm_.coeffRef(i) = norm > Scalar(0) ? Scalar(1) / norm : Scalar(1);
     }
