@@ -103,8 +103,11 @@ template <typename Derived>
 inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
   using Scalar = typename Derived::Scalar;
   constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
-  constexpr bool kContiguous =
-      detail::contiguous<Derived>() && (Derived::IsVectorAtCompileTime != 0);
+  // One array of m.size() coefficients: a contiguous vector, or a whole matrix (a plain object's
+  // storage has no gaps; a block of one may).
+  constexpr bool kContiguous = detail::contiguous<Derived>() &&
+                               (Derived::IsVectorAtCompileTime != 0 ||
+                                std::is_base_of<Eigen::PlainObjectBase<Derived>, Derived>::value);
   if constexpr (kContiguous && std::is_floating_point<Scalar>::value) {
     const Scalar* data = m.derived().data();
     detail::LaneCount<Scalar> non_finite = 0;

@@ -378,7 +378,7 @@ class FliqcFilter {
           problem_.Q.coeffRef(r, c) = weights_.coeff(r) * Scalar(0.5) *
                                       (mass_.coeff(r, c) + mass_.coeff(c, r)) * weights_.coeff(c);
     } else {
-      problem_.Q.topLeftCorner(n, n).setIdentity();
+      for (Index r = 0; r < n; ++r) problem_.Q.coeffRef(r, r) = Scalar(1);  // resize() zeroed Q
     }
     problem_.Q.diagonal().tail(m).setConstant(settings_.lambda_cost_penalty);
     const bool velocity_error = settings_.quad_cost_type == FliqcCostType::VelocityError ||
@@ -391,7 +391,7 @@ class FliqcFilter {
     // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide. A row whose own rate
     // keeps at most sqrt(eps) of its reaction through P_null is blocked (reported; exempted from
     // P_null when the settings say so).
-    problem_.A.leftCols(n).setIdentity();
+    for (Index r = 0; r < n; ++r) problem_.A.coeffRef(r, r) = Scalar(1);  // A zeroed by resize()
     result_.projector_blocked.setZero(m);
     result_.projector_blocked_count = 0;
     const Scalar blocked_ratio = std::sqrt(std::numeric_limits<Scalar>::epsilon());

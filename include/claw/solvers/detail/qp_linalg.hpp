@@ -20,23 +20,14 @@ template <typename Derived>
 typename Derived::Scalar euclidean_norm(const Eigen::MatrixBase<Derived>& v) noexcept {
   using Scalar = typename Derived::Scalar;
   const Eigen::Index k = v.size();
-  Scalar big = Scalar(0), sum = Scalar(0);
-  for (Eigen::Index i = 0; i < k; ++i) {
-    const Scalar a = std::fabs(v.coeff(i));
-    big = a > big ? a : big;
-    sum += a * a;
-  }
+  if (k == 0) return Scalar(0);
+  const Scalar big = v.cwiseAbs().maxCoeff();  // Eigen's reductions: vectorised, no early exit
+  const Scalar sum = v.squaredNorm();
   if (!(big > Scalar(0))) return sum;  // 0, or NaN when an entry is
   const Scalar low = std::sqrt(std::numeric_limits<Scalar>::min() / machine_epsilon<Scalar>());
   const Scalar high = std::sqrt(std::numeric_limits<Scalar>::max()) / static_cast<Scalar>(k);
   if (big >= low && big <= high) return std::sqrt(sum);
-  const Scalar inv = Scalar(1) / big;
-  sum = Scalar(0);
-  for (Eigen::Index i = 0; i < k; ++i) {
-    const Scalar a = v.coeff(i) * inv;
-    sum += a * a;
-  }
-  return big * std::sqrt(sum);
+  return big * (v / big).norm();
 }
 
 /// In-place Cholesky factorisation a = L L' of the symmetric matrix whose lower triangle is stored
