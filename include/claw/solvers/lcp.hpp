@@ -50,14 +50,16 @@ struct LemkeSettings {
 ///  - NonFiniteInput, SizeMismatch: refused before any work.
 template <typename Scalar, int MaxM>
 struct LemkeResult {
-  Status status = Status::InvalidProblem;  ///< see above; before the first solve: InvalidProblem
-  Vector<Scalar, Dynamic, MaxM> z;         ///< the solution z, m entries
-  Vector<Scalar, Dynamic, MaxM> w;         ///< w = q + M z, m entries
-  /// Per entry: 1 when z_i is basic in the final tableau, else 0.
-  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> z_basic;
+  // The vectors first and the small members last: no padding between them (FliqcFilter<float, 7,
+  // 7, 8> holds a LemkeSolver in its 16 KiB budget).
+  Vector<Scalar, Dynamic, MaxM> z;  ///< the solution z, m entries
+  Vector<Scalar, Dynamic, MaxM> w;  ///< w = q + M z, m entries
   /// Infeasible, IllConditioned: the z part of the secondary ray (>= 0, largest entry 1); else 0.
   Vector<Scalar, Dynamic, MaxM> ray;
+  /// Per entry: 1 when z_i is basic in the final tableau, else 0.
+  Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM, 1> z_basic;
   int pivots = 0;  ///< pivots of the last solve (see LemkeSettings::max_pivots)
+  Status status = Status::InvalidProblem;  ///< see above; before the first solve: InvalidProblem
 };
 
 /// Checks a Farkas certificate y that LCP(q, M) (m x m) has no solution within a reach r, for

@@ -59,7 +59,6 @@ class LcqpMonotonePath {
     w_noise_.resize(m);
     i0_.resize(m);
     visited_.resize(m);
-    queue_.resize(m);
   }
 
   /// Runs the path on p (sizes as in the last reserve()). l_norm, r_norm: the 2-norms of L's and
@@ -204,7 +203,8 @@ class LcqpMonotonePath {
       const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
       if (std::fabs(cvec_.coeff(i)) <= product_unit * size) cvec_.coeffRef(i) = Scalar(0);
     }
-    if (!symmetric_scaling(mm_, m, dvec_, visited_, queue_)) return false;
+    // i0_ is the search's queue here: every path writes I0 before reading it.
+    if (!symmetric_scaling(mm_, m, dvec_, visited_, i0_)) return false;
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
     for (Index j = 0; j < m; ++j)
@@ -464,7 +464,7 @@ class LcqpMonotonePath {
   Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the LCP
   VectorN x0_;
   VectorP cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, sel_scale_;
-  IntP sel_col_, i0_, visited_, queue_;
+  IntP sel_col_, i0_, visited_;  // i0_ also symmetric_scaling's queue (before I0 exists)
   IntN free_col_, col_role_;
   MatrixLu lu_;
   MatrixNP t_;
