@@ -25,6 +25,10 @@ namespace {
 
 using claw::Status;
 using claw_test::check_keys;
+using claw_test::field_integer;
+using claw_test::field_real;
+using claw_test::field_status;
+using claw_test::field_text;
 using claw_test::member;
 using claw_test::status_name;
 using Json = nlohmann::json;
@@ -51,31 +55,14 @@ constexpr const char* kAnswerChecks =
 constexpr const char* kBranchFields =
     "best_objective best_objective_rel certified_ceiling certified_ceiling_rel clearly_feasible";
 
-/// A number as a double (json_number's forms: a JSON number, "inf", "-inf", a hex float); fails
-/// the test on anything else, null included.
-double real(const Json& v) {
-  double out = 0.0;
-  const bool read = !v.is_null() && claw_test::json_number(v, 0.0, out);
-  INFO("number " << v.dump());
-  CHECK(read);
-  return out;
-}
-
 /// A number that must be a Scalar value exactly (settings).
 template <typename Scalar>
 Scalar exact(const Json& v) {
-  const double d = real(v);
+  const double d = field_real(v);
   const auto s = static_cast<Scalar>(d);
   INFO("number " << v.dump() << " is not exactly a value of the file's scalar type");
   CHECK(static_cast<double>(s) == d);
   return s;
-}
-
-int integer(const Json& v) {
-  INFO("integer " << v.dump());
-  const bool is_integer = v.is_number_integer();
-  CHECK(is_integer);
-  return is_integer ? v.get<int>() : 0;
 }
 
 bool boolean(const Json& v) {
@@ -83,21 +70,6 @@ bool boolean(const Json& v) {
   const bool is_boolean = v.is_boolean();
   CHECK(is_boolean);
   return is_boolean && v.get<bool>();
-}
-
-std::string text(const Json& v) {
-  INFO("string " << v.dump());
-  const bool is_string = v.is_string();
-  CHECK(is_string);
-  return is_string ? v.get<std::string>() : std::string();
-}
-
-Status status(const Json& v) {
-  Status out = Status::Ok;
-  const std::string name = text(v);
-  INFO("status name \"" << name << "\"");
-  CHECK(claw_test::status_named(name, out));
-  return out;
 }
 
 /// LcqpPath's enumerator names.
@@ -198,7 +170,7 @@ class FileRunner {
         const Json& step = steps[k];
         INFO("step " << k << ": " << step.dump());
         REQUIRE(step.is_object());
-        const std::string action = text(member(step, "do"));
+        const std::string action = field_text(member(step, "do"));
         if (action == "set_settings") {
           set_settings(solver, step);
         } else if (action == "solve") {
@@ -253,7 +225,7 @@ class FileRunner {
     if (fields.contains(key)) out = boolean(fields[key]);
   }
   static void read(const Json& fields, const char* key, int& out) {
-    if (fields.contains(key)) out = integer(fields[key]);
+    if (fields.contains(key)) out = field_integer(fields[key]);
   }
   static void read(const Json& fields, const char* key, long& out) {
     if (!fields.contains(key)) return;
@@ -322,7 +294,7 @@ class FileRunner {
       REQUIRE(static_cast<Eigen::Index>(sides.size()) == m);
       Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1> guess(m);
       for (Eigen::Index i = 0; i < m; ++i) {
-        const int side = integer(sides[static_cast<std::size_t>(i)]);
+        const int side = field_integer(sides[static_cast<std::size_t>(i)]);
         REQUIRE((side >= 0 && side <= 2));
         guess(i) = static_cast<std::int8_t>(side);
       }
@@ -348,7 +320,7 @@ class FileRunner {
 
   /// The step's `expect`: ok, infeasible, never_infeasible (Ok or undecided), one_of `statuses`.
   static void check_status(const Json& step, Status s) {
-    const std::string expect = text(member(step, "expect"));
+    const std::string expect = field_text(member(step, "expect"));
     if (expect == "ok") {
       CHECK(status_name(s) == "Ok");
     } else if (expect == "infeasible") {
@@ -360,7 +332,7 @@ class FileRunner {
       REQUIRE(allowed.is_array());
       REQUIRE(!allowed.empty());
       bool listed = false;
-      for (const Json& name : allowed) listed = listed || status(name) == s;
+      for (const Json& name : allowed) listed = listed || field_status(name) == s;
       CHECK(listed);
     } else {
       FAIL("unknown property \"" << expect << "\"");
@@ -433,15 +405,16 @@ class FileRunner {
     const auto& b = reference.get();
     if (checks.contains("best_objective")) {
       const double rel =
-          checks.contains("best_objective_rel") ? real(checks["best_objective_rel"]) : 0.0;
+          checks.contains("best_objective_rel") ? field_real(checks["best_objective_rel"]) : 0.0;
       CHECK(static_cast<double>(b.best_objective) ==
-            Approx(real(checks["best_objective"])).epsilon(rel));
+            Approx(field_real(checks["best_objective"])).epsilon(rel));
     }
     if (checks.contains("certified_ceiling")) {
-      const double rel =
-          checks.contains("certified_ceiling_rel") ? real(checks["certified_ceiling_rel"]) : 0.0;
+      const double rel = checks.contains("certified_ceiling_rel")
+                             ? field_real(checks["certified_ceiling_rel"])
+                             : 0.0;
       CHECK(static_cast<double>(b.certified_ceiling) ==
-            Approx(real(checks["certified_ceiling"])).epsilon(rel));
+            Approx(field_real(checks["certified_ceiling"])).epsilon(rel));
     }
     if (checks.contains("clearly_feasible"))
       CHECK(b.clearly_feasible == boolean(checks["clearly_feasible"]));
@@ -454,7 +427,7 @@ class FileRunner {
     REQUIRE(!checks.empty());
     check_keys(checks, kAnswerChecks, "answer checks");
     auto number = [&](const char* key, double fill) {
-      return checks.contains(key) ? real(checks[key]) : fill;
+      return checks.contains(key) ? field_real(checks[key]) : fill;
     };
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> x;
@@ -462,14 +435,14 @@ class FileRunner {
       const Json& xs = checks["x"];
       REQUIRE(xs.is_array());
       REQUIRE(static_cast<Eigen::Index>(xs.size()) == p_.num_variables());
-      for (const Json& e : xs) x.push_back(real(e));
+      for (const Json& e : xs) x.push_back(field_real(e));
     }
     const double x_tolerance = number("x_tolerance", 0.0);
     const double expected = number("objective", nan);
     const double objective_rel = number("objective_rel", 0.0);
     const double below = number("objective_below", nan);
     const double at_most = number("objective_at_most", nan);
-    const std::string path = checks.contains("path") ? text(checks["path"]) : std::string();
+    const std::string path = checks.contains("path") ? field_text(checks["path"]) : std::string();
     const double best_rel = number("objective_at_most_best_branch_rel", nan);
     const double equal_rel = number("objective_equals_best_branch_rel", nan);
     const double ceiling_rel = number("objective_at_most_ceiling_rel", nan);
@@ -508,8 +481,8 @@ class FileRunner {
     REQUIRE(xs.is_array());
     REQUIRE(static_cast<Eigen::Index>(xs.size()) == n);
     Eigen::VectorXd x(n);
-    for (Eigen::Index j = 0; j < n; ++j) x(j) = real(xs[static_cast<std::size_t>(j)]);
-    const double d = real(member(witness, "margin"));
+    for (Eigen::Index j = 0; j < n; ++j) x(j) = field_real(xs[static_cast<std::size_t>(j)]);
+    const double d = field_real(member(witness, "margin"));
     const claw::LcqpProblem<double>& p = exact_;
     for (Eigen::Index j = 0; j < n; ++j) {
       INFO("witness bound " << j);
@@ -549,15 +522,10 @@ TEST_CASE("LCQP regression data: every input of tests/data/regressions/lcqp meet
     DYNAMIC_SECTION(std::filesystem::path(path).filename().string()) {
       INFO("file " << path);
       Json file;
-      std::string error;
-      const bool read = claw_test::read_json_file(path, file, error);
-      INFO(error);
-      REQUIRE(read);
-      REQUIRE(file.is_object());
-      check_keys(file, kFileFields, "file");
-      INFO("description: " << text(member(file, "description")));
+      claw_test::read_regression_file(path, kFileFields, file);
+      INFO("description: " << field_text(member(file, "description")));
       const claw::LcqpProblem<double> problem = read_problem(member(file, "lcqp"));
-      const std::string scalar = text(member(file, "scalar"));
+      const std::string scalar = field_text(member(file, "scalar"));
       const Json& runs = member(file, "runs");
       if (scalar == "double") {
         FileRunner<double>(problem).run(runs);

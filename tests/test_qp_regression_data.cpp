@@ -22,6 +22,10 @@ namespace {
 
 using claw::Status;
 using claw_test::check_keys;
+using claw_test::field_integer;
+using claw_test::field_real;
+using claw_test::field_status;
+using claw_test::field_text;
 using claw_test::json_files;
 using claw_test::member;
 using claw_test::regressions_dir;
@@ -44,44 +48,13 @@ class Reader {
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
 
-  /// A number as a double (json_number's forms); fails the test on anything else.
-  static double real(const Json& v) {
-    double out = 0.0;
-    const bool read = v.is_null() ? false : claw_test::json_number(v, 0.0, out);
-    INFO("number " << v.dump());
-    CHECK(read);
-    return out;
-  }
-
   /// A number that must be a Scalar value exactly (problem data, settings, expected points).
   static Scalar exact(const Json& v) {
-    const double d = real(v);
+    const double d = field_real(v);
     const auto s = static_cast<Scalar>(d);
     INFO("number " << v.dump() << " is not exactly a value of the file's scalar type");
     CHECK((static_cast<double>(s) == d || std::isnan(d)));
     return s;
-  }
-
-  static int integer(const Json& v) {
-    INFO("integer " << v.dump());
-    const bool is_integer = v.is_number_integer();
-    CHECK(is_integer);
-    return is_integer ? v.get<int>() : 0;
-  }
-
-  static std::string text(const Json& v) {
-    INFO("string " << v.dump());
-    const bool is_string = v.is_string();
-    CHECK(is_string);
-    return is_string ? v.get<std::string>() : std::string();
-  }
-
-  static Status status(const Json& v) {
-    Status out = Status::Ok;
-    const std::string name = text(v);
-    INFO("status name \"" << name << "\"");
-    CHECK(status_named(name, out));
-    return out;
   }
 
   /// A list of `size` numbers.
@@ -125,8 +98,8 @@ class FileRunner {
   explicit FileRunner(const Json& file) : file_(file) {}
 
   void run() {
-    n_ = R::integer(member(file_, "n"));
-    m_ = R::integer(member(file_, "m"));
+    n_ = field_integer(member(file_, "n"));
+    m_ = field_integer(member(file_, "m"));
     REQUIRE(n_ > 0);
     REQUIRE(m_ >= 0);
     const Json& runs = member(file_, "runs");
@@ -183,7 +156,7 @@ class FileRunner {
       const Json& step = steps[k];
       INFO("step " << k << ": " << step.dump());
       REQUIRE(step.is_object());
-      const std::string action = R::text(member(step, "do"));
+      const std::string action = field_text(member(step, "do"));
       if (action == "set_settings") {
         set_settings(solver, step);
       } else if (action == "set_hessian" || action == "set_constraints") {
@@ -207,7 +180,8 @@ class FileRunner {
                "max_iterations feasibility_tolerance infeasibility_tolerance "
                "stationarity_tolerance dependence_tolerance",
                "settings");
-    if (fields.contains("max_iterations")) s.max_iterations = R::integer(fields["max_iterations"]);
+    if (fields.contains("max_iterations"))
+      s.max_iterations = field_integer(fields["max_iterations"]);
     if (fields.contains("feasibility_tolerance"))
       s.feasibility_tolerance = R::exact(fields["feasibility_tolerance"]);
     if (fields.contains("infeasibility_tolerance"))
@@ -219,13 +193,13 @@ class FileRunner {
     const claw::QpSettings<Scalar> before = solver.settings();
     const Status status = solver.set_settings(s);
     const claw::QpSettings<Scalar>& now = solver.settings();
-    const std::string expect = R::text(member(step, "expect"));
+    const std::string expect = field_text(member(step, "expect"));
     if (expect == "accepted") {
       REQUIRE(status_name(status) == "Ok");
       CHECK(same_settings(now, s));
     } else {
       REQUIRE(expect == "refused");
-      const Status named = R::status(member(step, "status"));
+      const Status named = field_status(member(step, "status"));
       CHECK(status_name(status) == status_name(named));
       CHECK(status_name(s.validate()) == status_name(named));
       CHECK(same_settings(now, before));
@@ -252,20 +226,20 @@ class FileRunner {
     REQUIRE(given.cols() == n_);
     const Status status = hessian ? solver.set_hessian(given) : solver.set_constraints(given);
     INFO("status " << claw::to_string(status));
-    const std::string expect = R::text(member(step, "expect"));
+    const std::string expect = field_text(member(step, "expect"));
     if (expect == "accepted") {
       REQUIRE(status_name(status) == "Ok");
       (hessian ? p.q : p.a) = given;
     } else {
       REQUIRE(expect == "refused");
-      CHECK(status_name(status) == status_name(R::status(member(step, "status"))));
+      CHECK(status_name(status) == status_name(field_status(member(step, "status"))));
     }
   }
 
   /// A guess of the step's "warm": "previous" (the solver's last active set) or named states.
   bool guess(const Solver& solver, const Json& warm, typename Solver::ActiveSet& out) const {
     if (warm.is_string()) {
-      REQUIRE(R::text(warm) == "previous");
+      REQUIRE(field_text(warm) == "previous");
       out = solver.result().active_set;
       return true;
     }
@@ -279,7 +253,7 @@ class FileRunner {
       REQUIRE(states.is_array());
       REQUIRE(static_cast<Eigen::Index>(states.size()) == size);
       for (Eigen::Index i = 0; i < size; ++i) {
-        const std::string state = R::text(states[static_cast<std::size_t>(i)]);
+        const std::string state = field_text(states[static_cast<std::size_t>(i)]);
         const claw::QpActivity activity = state == "Lower"      ? claw::QpActivity::Lower
                                           : state == "Upper"    ? claw::QpActivity::Upper
                                           : state == "Equality" ? claw::QpActivity::Equality
@@ -324,7 +298,7 @@ class FileRunner {
   void check_property(const Json& step, const Problem& p, const Result& r,
                       const claw::QpSettings<Scalar>& settings, const std::vector<Answer>& answers,
                       const Answer& last_ok) const {
-    const std::string expect = R::text(member(step, "expect"));
+    const std::string expect = field_text(member(step, "expect"));
     const bool ok = r.status == Status::Ok;
     if (expect == "verified_ok" || expect == "warm_equals_cold") {
       REQUIRE(status_name(r.status) == "Ok");
@@ -334,7 +308,7 @@ class FileRunner {
       REQUIRE(allowed.is_array());
       bool listed = ok;
       for (const auto& name : allowed) {
-        const Status s = R::status(name);
+        const Status s = field_status(name);
         CHECK(undecided(s));
         listed = listed || s == r.status;
       }
@@ -344,7 +318,7 @@ class FileRunner {
     } else if (expect == "never_ok") {
       CHECK((r.status == Status::Infeasible || undecided(r.status)));
     } else if (expect == "fails_with") {
-      const Status named = R::status(member(step, "status"));
+      const Status named = field_status(member(step, "status"));
       CHECK(status_name(named) != "Ok");
       CHECK(status_name(r.status) == status_name(named));
     } else {
@@ -421,7 +395,7 @@ class FileRunner {
     const Json& cold = step["cold"];
     REQUIRE(cold.is_object());
     check_keys(cold, "step x_tolerance objective_rel", "cold");
-    const int k = R::integer(member(cold, "step"));
+    const int k = field_integer(member(cold, "step"));
     REQUIRE(k >= 0);
     REQUIRE(static_cast<std::size_t>(k) < answers.size());
     const Answer& c = answers[static_cast<std::size_t>(k)];
@@ -429,7 +403,7 @@ class FileRunner {
     REQUIRE(status_name(c.status) == "Ok");
     const Scalar tolerance = cold.contains("x_tolerance") ? R::exact(cold["x_tolerance"]) : 0;
     CHECK((r.x - c.x).cwiseAbs().maxCoeff() <= tolerance);
-    const double rel = cold.contains("objective_rel") ? R::real(cold["objective_rel"]) : 0.0;
+    const double rel = cold.contains("objective_rel") ? field_real(cold["objective_rel"]) : 0.0;
     CHECK(static_cast<double>(r.objective) ==
           Approx(static_cast<double>(c.objective)).epsilon(rel));
   }
@@ -441,27 +415,27 @@ class FileRunner {
       REQUIRE(x.is_array());
       REQUIRE(static_cast<Eigen::Index>(x.size()) == n_);
       const bool relative = step.contains("x_rel");
-      const double rel = relative ? R::real(step["x_rel"]) : 0.0;
+      const double rel = relative ? field_real(step["x_rel"]) : 0.0;
       const Scalar tolerance = step.contains("x_tolerance") ? R::exact(step["x_tolerance"]) : 0;
       for (Eigen::Index j = 0; j < n_; ++j) {
         const Json& e = x[static_cast<std::size_t>(j)];
         if (e.is_null()) continue;
         INFO("x(" << j << ")");
         if (relative) {
-          CHECK(static_cast<double>(r.x(j)) == Approx(R::real(e)).epsilon(rel));
+          CHECK(static_cast<double>(r.x(j)) == Approx(field_real(e)).epsilon(rel));
         } else {
           CHECK(std::fabs(r.x(j) - R::exact(e)) <= tolerance);
         }
       }
     }
     if (step.contains("objective")) {
-      const double rel = step.contains("objective_rel") ? R::real(step["objective_rel"]) : 0.0;
-      CHECK(static_cast<double>(r.objective) == Approx(R::real(step["objective"])).epsilon(rel));
+      const double rel = step.contains("objective_rel") ? field_real(step["objective_rel"]) : 0.0;
+      CHECK(static_cast<double>(r.objective) == Approx(field_real(step["objective"])).epsilon(rel));
     }
     if (step.contains("objective_at_most"))
       CHECK(r.objective <= R::exact(step["objective_at_most"]));
     if (step.contains("iterations_at_most"))
-      CHECK(r.iterations <= R::integer(step["iterations_at_most"]));
+      CHECK(r.iterations <= field_integer(step["iterations_at_most"]));
     if (step.contains("stationarity_at_most"))
       CHECK(r.residuals.stationarity <= R::exact(step["stationarity_at_most"]));
     if (step.contains("stationarity_per_gradient_at_most")) {
@@ -471,9 +445,9 @@ class FileRunner {
     }
     if (step.contains("primal_residual")) {
       const double rel =
-          step.contains("primal_residual_rel") ? R::real(step["primal_residual_rel"]) : 0.0;
+          step.contains("primal_residual_rel") ? field_real(step["primal_residual_rel"]) : 0.0;
       CHECK(static_cast<double>(r.residuals.primal) ==
-            Approx(R::real(step["primal_residual"])).epsilon(rel));
+            Approx(field_real(step["primal_residual"])).epsilon(rel));
     }
     if (step.contains("x_scaled_miss_at_most")) {
       const Scalar allowed =
@@ -552,14 +526,9 @@ TEST_CASE("QP regression data: every input of tests/data/regressions/qp meets it
     DYNAMIC_SECTION(std::filesystem::path(path).filename().string()) {
       INFO("file " << path);
       Json file;
-      std::string error;
-      const bool read = claw_test::read_json_file(path, file, error);
-      INFO(error);
-      REQUIRE(read);
-      REQUIRE(file.is_object());
-      check_keys(file, kFileFields, "file");
+      claw_test::read_regression_file(path, kFileFields, file);
       REQUIRE(file.contains("scalar"));
-      const std::string scalar = Reader<double>::text(file["scalar"]);
+      const std::string scalar = field_text(file["scalar"]);
       if (scalar == "double") {
         FileRunner<double>(file).run();
       } else {

@@ -1,5 +1,6 @@
 // tests/support/regression_data.hpp: what the runners of tests/data/regressions (the QP and the
-// LCQP inputs) share: the folder and its *.json files, status names, and checks of a file's fields.
+// LCQP inputs) share: the folder, its *.json files, status names, and typed reads of a file's
+// fields.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "claw/core/status.hpp"
+#include "support/json_core.hpp"
 
 namespace claw_test {
 
@@ -66,6 +68,54 @@ inline void check_keys(const nlohmann::json& object, const std::string& allowed,
     INFO(what << ": field \"" << it.key() << "\"");
     CHECK(names.find(" " + it.key() + " ") != std::string::npos);
   }
+}
+
+/// A number as a double (json_number's forms: a JSON number, "inf", "-inf", a hex float); fails
+/// the test on anything else, null included.
+inline double field_real(const nlohmann::json& v) {
+  double out = 0.0;
+  const bool read = !v.is_null() && json_number(v, 0.0, out);
+  INFO("number " << v.dump());
+  CHECK(read);
+  return out;
+}
+
+/// A JSON integer; fails the test (and gives 0) on anything else.
+inline int field_integer(const nlohmann::json& v) {
+  INFO("integer " << v.dump());
+  const bool is_integer = v.is_number_integer();
+  CHECK(is_integer);
+  return is_integer ? v.get<int>() : 0;
+}
+
+/// A JSON string; fails the test (and gives "") on anything else.
+inline std::string field_text(const nlohmann::json& v) {
+  INFO("string " << v.dump());
+  const bool is_string = v.is_string();
+  CHECK(is_string);
+  return is_string ? v.get<std::string>() : std::string();
+}
+
+/// A status by its name (status_named); fails the test on an unknown name.
+inline claw::Status field_status(const nlohmann::json& v) {
+  claw::Status out = claw::Status::Ok;
+  const std::string name = field_text(v);
+  INFO("status name \"" << name << "\"");
+  CHECK(status_named(name, out));
+  return out;
+}
+
+/// Reads the regression file at `path` into `file`: it must parse, be an object and hold only the
+/// space-separated fields of `allowed` (REQUIRE: the section stops otherwise).
+inline void read_regression_file(const std::string& path, const char* allowed,
+                                 nlohmann::json& file) {
+  INFO("file " << path);
+  std::string error;
+  const bool read = read_json_file(path, file, error);
+  INFO(error);
+  REQUIRE(read);
+  REQUIRE(file.is_object());
+  check_keys(file, allowed, "file");
 }
 
 /// object[key]; fails the test (naming the key) and gives null when `object` has no such member.
