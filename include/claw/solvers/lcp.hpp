@@ -254,11 +254,8 @@ class LemkeSolver {
         y.coeffRef(var - m_) = detail::max_ignoring_nan(-tableau_.coeff(i, col), Scalar(0));
     }
     const Scalar y_max = y.template lpNorm<Eigen::Infinity>();
-    Scalar q_max = Scalar(0), m_max = Scalar(0);
-    for (Index i = 0; i < m_; ++i) {
-      q_max = detail::max_of(q_max, std::fabs(q.coeff(i)));
-      for (Index j = 0; j < m_; ++j) m_max = detail::max_of(m_max, std::fabs(m.coeff(i, j)));
-    }
+    const Scalar q_max = q.template lpNorm<Eigen::Infinity>();  // q, M finite: checked in solve
+    const Scalar m_max = m.cwiseAbs().maxCoeff();
     bool proved = false;
     if (y_max > Scalar(0) && std::isfinite(y_max)) {
       y /= y_max;

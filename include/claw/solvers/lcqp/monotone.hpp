@@ -198,15 +198,13 @@ class LcqpMonotonePath {
       }
     cvec_.noalias() = detail::product(oth, x0_);
     cvec_ -= lb_oth;
-    const Scalar product_unit = product_rounding();
-    for (Index i = 0; i < m; ++i) {
-      const Scalar size = std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs());
-      if (std::fabs(cvec_.coeff(i)) <= product_unit * size) cvec_.coeffRef(i) = Scalar(0);
-    }
+    for (Index i = 0; i < m; ++i)
+      if (std::fabs(cvec_.coeff(i)) <= c_rounding(oth, lb_oth, i)) cvec_.coeffRef(i) = Scalar(0);
     // i0_ is the search's queue here: every path writes I0 before reading it.
     if (!symmetric_scaling(mm_, m, dvec_, visited_, i0_)) return false;
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) ss_.coeffRef(i, j) = mm_.coeff(i, j) / dvec_.coeff(j);
+    const Scalar product_unit = product_rounding();
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i <= j; ++i) {
         const Scalar v = Scalar(0.5) * (ss_.coeff(i, j) + ss_.coeff(j, i));
@@ -278,11 +276,8 @@ class LcqpMonotonePath {
                              const SelectedBounds& lb_sel, Scalar feasibility_tolerance) noexcept {
     const Index m = cvec_.size();
     const Scalar alpha = cvec_scale_, beta = cvec_beta_;
-    const Scalar unit = product_rounding();
     for (Index i = 0; i < m; ++i)
-      w_relaxed_.coeffRef(i) +=
-          unit * (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs())) *
-          equil_.coeff(i) / alpha;
+      w_relaxed_.coeffRef(i) += c_rounding(oth, lb_oth, i) * equil_.coeff(i) / alpha;
     const Scalar x_reach = certificate_reach(feasibility_tolerance);
     const auto reach =
         ((sel_scale_.array() * x_reach + lb_sel.array().abs()) * dvec_.array() * (beta / alpha))
@@ -321,6 +316,13 @@ class LcqpMonotonePath {
   /// The relative rounding the monotone path allows for a sum of n products (a row of M = oth T,
   /// of c = oth x0 - lb_oth, of w): 64 n eps.
   Scalar product_rounding() const noexcept { return lcqp_sum_rounding<Scalar>(x0_.size()); }
+
+  /// The rounding of c_i = oth_i x0 - lb_oth_i: 64 n eps (|lb_oth_i| + |oth_i| |x0|).
+  template <typename OtherRows, typename OtherBounds>
+  Scalar c_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Index i) const noexcept {
+    return product_rounding() *
+           (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs()));
+  }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
   /// (x = x0 + T lambda, lambda_j = mu_j (alpha / beta) / d_j), in the scaled LCP's units, into
