@@ -12,19 +12,24 @@
 namespace claw {
 namespace detail {
 
-/// ||v||_2 of a row or column (k entries) without overflow or harmful underflow, in one or two
-/// passes: with b = max |v_i|, the plain sum of squares when sqrt(min / eps) <= b <= sqrt(max) / k
-/// (the sum is then finite, and a square that underflows is below eps b^2), else b times the norm
-/// of v / b. A NaN entry gives NaN. O(k).
+/// ||v||_2 of a row or column (k entries) without overflow or harmful underflow, in one pass when
+/// it can: the plain sum of squares s when k min / eps <= s <= max (no square overflowed, since
+/// the sum is finite; b = max |v_i| >= sqrt(s / k) >= sqrt(min / eps), so a square that underflows
+/// is below eps b^2), else with b = max |v_i| as the first pass the plain sum when
+/// sqrt(min / eps) <= b <= sqrt(max) / k, else b times the norm of v / b. A NaN entry gives NaN.
+/// O(k).
 template <typename Derived>
 typename Derived::Scalar euclidean_norm(const Eigen::MatrixBase<Derived>& v) noexcept {
   using Scalar = typename Derived::Scalar;
   const Eigen::Index k = v.size();
   if (k == 0) return Scalar(0);
-  const Scalar big = v.cwiseAbs().maxCoeff();  // Eigen's reductions: vectorised, no early exit
-  const Scalar sum = v.squaredNorm();
+  const Scalar sum = v.squaredNorm();  // Eigen's reduction: vectorised
+  const Scalar low2 = std::numeric_limits<Scalar>::min() / machine_epsilon<Scalar>();
+  if (sum <= std::numeric_limits<Scalar>::max() && sum >= static_cast<Scalar>(k) * low2)
+    return std::sqrt(sum);  // NaN fails both tests
+  const Scalar big = v.cwiseAbs().maxCoeff();
   if (!(big > Scalar(0))) return sum;  // 0, or NaN when an entry is
-  const Scalar low = std::sqrt(std::numeric_limits<Scalar>::min() / machine_epsilon<Scalar>());
+  const Scalar low = std::sqrt(low2);
   const Scalar high = std::sqrt(std::numeric_limits<Scalar>::max()) / static_cast<Scalar>(k);
   if (big >= low && big <= high) return std::sqrt(sum);
   return big * (v / big).norm();

@@ -123,37 +123,6 @@ class LcqpBranchQps {
     return settings_.feasibility_tolerance * (Scalar(1) + x.template lpNorm<Eigen::Infinity>());
   }
 
-  /// Largest violation of box, A, L and R bounds at x.
-  Scalar primal_violation(const Problem& p, const VectorN& x) const noexcept {
-    Scalar v = Scalar(0);
-    for (Index i = 0; i < n_; ++i) {
-      v = detail::max_of(v, p.lb.coeff(i) - x.coeff(i));
-      v = detail::max_of(v, x.coeff(i) - p.ub.coeff(i));
-    }
-    for (Index i = 0; i < nc_; ++i) {
-      const Scalar ax = p.A.row(i).dot(x);
-      v = detail::max_of(v, p.lbA.coeff(i) - ax);
-      v = detail::max_of(v, ax - p.ubA.coeff(i));
-    }
-    for (Index i = 0; i < m_; ++i) {
-      const Scalar lx = p.L.row(i).dot(x);
-      const Scalar rx = p.R.row(i).dot(x);
-      v = detail::max_of(v, detail::max_of(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
-      v = detail::max_of(v, detail::max_of(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
-    }
-    return v;
-  }
-
-  Scalar natural_residual(const Problem& p, const VectorN& x) const noexcept {
-    Scalar v = Scalar(0);
-    for (Index i = 0; i < m_; ++i) {
-      const Scalar a = p.L.row(i).dot(x) - p.lbL.coeff(i);
-      const Scalar b = p.R.row(i).dot(x) - p.lbR.coeff(i);
-      v = detail::max_of(v, std::fabs(detail::min_of(a, b)));
-    }
-    return v;
-  }
-
   /// The acceptance test of a returned point: finite with a finite objective (returned in `value`
   /// whatever the verdict), every bound within feasibility_threshold(x), every row (A, L, R) within
   /// feasibility_threshold(x) max(1, ||row||), and every pair's natural residual within
@@ -182,7 +151,9 @@ class LcqpBranchQps {
   }
 
   /// Fills result_ with an accepted point x (status Ok), its objective `value` (from acceptable()),
-  /// residuals and sides.
+  /// residuals (primal: the largest violation of the box, A, L and R bounds; complementarity: the
+  /// largest |min(L_i x - lbL_i, R_i x - lbR_i)|), the pair values lx_, rx_ and the sides, in one
+  /// pass over the rows.
   void accept(const Problem& p, const VectorN& x, Scalar value, LcqpPath path,
               bool certified) noexcept {
     result_.status = Status::Ok;
@@ -190,15 +161,28 @@ class LcqpBranchQps {
     result_.certified_global = certified;
     result_.x = x;
     result_.objective = value;
-    result_.residuals.primal = primal_violation(p, x);
-    result_.residuals.complementarity = natural_residual(p, x);
-    const Scalar tol = feasibility_threshold(x);
-    pair_values(p, x);
-    for (Index i = 0; i < m_; ++i) {
-      const Scalar a = lx_.coeff(i), b = rx_.coeff(i);
-      const bool la = std::fabs(a) <= tol, ra = std::fabs(b) <= tol;
-      result_.active.coeffRef(i) = static_cast<std::int8_t>(la && ra ? 2 : (la || a <= b ? 0 : 1));
+    Scalar primal = Scalar(0), natural = Scalar(0);
+    for (Index i = 0; i < n_; ++i)
+      primal = detail::max_of(
+          primal, detail::max_of(p.lb.coeff(i) - x.coeff(i), x.coeff(i) - p.ub.coeff(i)));
+    for (Index i = 0; i < nc_; ++i) {
+      const Scalar ax = p.A.row(i).dot(x);
+      primal = detail::max_of(primal, detail::max_of(p.lbA.coeff(i) - ax, ax - p.ubA.coeff(i)));
     }
+    const Scalar tol = feasibility_threshold(x);
+    for (Index i = 0; i < m_; ++i) {
+      const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
+      primal = detail::max_of(primal, detail::max_of(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
+      primal = detail::max_of(primal, detail::max_of(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
+      const Scalar a = lx - p.lbL.coeff(i), b = rx - p.lbR.coeff(i);
+      natural = detail::max_of(natural, std::fabs(detail::min_of(a, b)));
+      set_pair_values(i, a, b);
+      const bool la = std::fabs(lx_.coeff(i)) <= tol, ra = std::fabs(rx_.coeff(i)) <= tol;
+      result_.active.coeffRef(i) =
+          static_cast<std::int8_t>(la && ra ? 2 : (la || lx_.coeff(i) <= rx_.coeff(i) ? 0 : 1));
+    }
+    result_.residuals.primal = primal;
+    result_.residuals.complementarity = natural;
   }
 
   // --- the convex branch QPs -------------------------------------------------------------------
@@ -327,17 +311,19 @@ class LcqpBranchQps {
     return r.residuals.stationarity <= settled_stationarity_fraction<Scalar>() * scale;
   }
 
-  /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_. A zero row's norm is
-  /// floored at the smallest normal number of Scalar (a constant side: 0 stays 0, any other value
-  /// keeps its sign, as a huge or infinite value; never 0 / 0).
+  /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
   void pair_values(const Problem& p, const VectorN& x) noexcept {
+    for (Index i = 0; i < m_; ++i)
+      set_pair_values(i, p.L.row(i).dot(x) - p.lbL.coeff(i), p.R.row(i).dot(x) - p.lbR.coeff(i));
+  }
+
+  /// lx_i = a / ||L_i||, rx_i = b / ||R_i||. A zero row's norm is floored at the smallest normal
+  /// number of Scalar (a constant side: 0 stays 0, any other value keeps its sign, as a huge or
+  /// infinite value; never 0 / 0).
+  void set_pair_values(Index i, Scalar a, Scalar b) noexcept {
     const Scalar floor = std::numeric_limits<Scalar>::min();
-    for (Index i = 0; i < m_; ++i) {
-      lx_.coeffRef(i) =
-          (p.L.row(i).dot(x) - p.lbL.coeff(i)) / detail::max_of(l_norm_.coeff(i), floor);
-      rx_.coeffRef(i) =
-          (p.R.row(i).dot(x) - p.lbR.coeff(i)) / detail::max_of(r_norm_.coeff(i), floor);
-    }
+    lx_.coeffRef(i) = a / detail::max_of(l_norm_.coeff(i), floor);
+    rx_.coeffRef(i) = b / detail::max_of(r_norm_.coeff(i), floor);
   }
 
   /// Fixes every free pair on its smaller side and solves that branch QP; on success (Ok and

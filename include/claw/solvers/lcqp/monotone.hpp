@@ -137,15 +137,11 @@ class LcqpMonotonePath {
     Index k = 0;
     for (Index j = 0; j < n; ++j)
       if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
-    Index r = 0;
-    for (Index i = 0; i < nc; ++i) {
-      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
-      for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
-      lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
-      ++r;
-    }
-    if (ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
+    bool identity = true;  // x = [y; lambda] (the selected columns last, in order) and E_y = I
+    for (Index i = 0; i < m; ++i) identity = identity && sel_col_.coeff(i) == ny + i;
+    identity = identity && free_block_is_identity(p, ny);
+    copy_equalities(p, ny, m, identity);
+    if (!identity && ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
     x0_.setZero(n);
     t_.setZero(n, m);
     for (Index i = 0; i < m; ++i) {
@@ -160,11 +156,43 @@ class LcqpMonotonePath {
       for (Index i = 0; i < m; ++i) {
         const Scalar yl = lu_.coeff(c, ny + i);
         v -= yl * x0_.coeff(sel_col_.coeff(i));
-        t_.coeffRef(j, i) = -yl / sel_scale_.coeff(i);
+        t_.coeffRef(j, i) = -yl * t_.coeff(sel_col_.coeff(i), i);  // -yl (1 / a_i)
       }
       x0_.coeffRef(j) = v;
     }
     return true;
+  }
+
+  /// With x = [y; lambda], whether the equalities' E_y is exactly I (equality r: 1 in column r).
+  template <typename Problem>
+  static bool free_block_is_identity(const Problem& p, Index ny) noexcept {
+    for (Index i = 0, r = 0; i < p.A.rows(); ++i) {
+      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
+      Index off = 0;  // entries other than a 1 at column r: counted without an early exit
+      for (Index c = 0; c < ny; ++c)
+        off += p.A.coeff(i, c) != (c == r ? Scalar(1) : Scalar(0)) ? 1 : 0;
+      if (off != 0) return false;
+      ++r;
+    }
+    return true;
+  }
+
+  /// Copies the equality rows as [E_y | E_lambda | b] into lu_ (gathered by free_col_ and
+  /// sel_col_); only E_lambda and b when E_y is I (`identity`: lu_'s first ny columns unread).
+  template <typename Problem>
+  void copy_equalities(const Problem& p, Index ny, Index m, bool identity) noexcept {
+    Index r = 0;
+    for (Index i = 0; i < p.A.rows(); ++i) {
+      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
+      if (identity) {
+        lu_.row(r).segment(ny, m) = p.A.row(i).segment(ny, m);
+      } else {
+        for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
+        for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
+      }
+      lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
+      ++r;
+    }
   }
 
   /// w = c + M lambda with M = oth T and c = oth x0 - lb_oth, then M = S D (S symmetric, D > 0
@@ -181,16 +209,13 @@ class LcqpMonotonePath {
   /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
   template <typename OtherRows, typename OtherBounds>
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
-    const Index n = x0_.size(), m = cvec_.size();
+    const Index m = cvec_.size();
     mm_.noalias() = detail::product(oth, t_);
     const Scalar noise = lcqp_cancellation_fraction<Scalar>();
-    serr_.setZero(m, m);  // |oth| |T| until S's error bound replaces it
+    // |oth| |T| until S's error bound replaces it; dot products: no temporary, no heap.
     for (Index j = 0; j < m; ++j)
-      for (Index row = 0; row < n; ++row) {
-        const Scalar t = std::fabs(t_.coeff(row, j));
-        if (t == Scalar(0)) continue;  // T's selected rows hold one entry each
-        for (Index i = 0; i < m; ++i) serr_.coeffRef(i, j) += std::fabs(oth.coeff(i, row)) * t;
-      }
+      for (Index i = 0; i < m; ++i)
+        serr_.coeffRef(i, j) = oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs().transpose());
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < m; ++j) {
         const Scalar v = std::fabs(mm_.coeff(i, j));
