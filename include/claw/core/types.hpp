@@ -189,12 +189,22 @@ inline bool vectors_all_finite(const Eigen::MatrixBase<DX>& x, const Eigen::Matr
 }  // namespace detail
 
 /// True when no coefficient of m is NaN (infinities allowed: they mean "unbounded").
+/// Branch-free like all_finite (x != x only for NaN).
 template <typename Derived>
 inline bool none_nan(const Eigen::DenseBase<Derived>& m) noexcept {
-  for (Eigen::Index j = 0; j < m.cols(); ++j)
-    for (Eigen::Index i = 0; i < m.rows(); ++i)
-      if (std::isnan(m.coeff(i, j))) return false;
-  return true;
+  using Scalar = typename Derived::Scalar;
+  if constexpr (detail::contiguous<Derived>() && Derived::IsVectorAtCompileTime != 0 &&
+                std::is_floating_point<Scalar>::value) {
+    const Scalar* data = m.derived().data();
+    detail::LaneCount<Scalar> nan = 0;
+    for (Eigen::Index i = 0; i < m.size(); ++i) nan += data[i] == data[i] ? 0 : 1;
+    return nan == 0;
+  } else {
+    bool clean = true;
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      for (Eigen::Index i = 0; i < m.rows(); ++i) clean &= !std::isnan(m.coeff(i, j));
+    return clean;
+  }
 }
 
 /// True when lower and upper hold no NaN and lower <= upper entry by entry (infinities allowed).

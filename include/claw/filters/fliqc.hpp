@@ -327,12 +327,11 @@ class FliqcFilter {
     const Index n = n_;
     rank_ = 0;
     if (!settings_.enable_nullspace_projector_in_A) return;
-    Scalar scale2 = Scalar(0);
-    for (Index r = 0; r < 3; ++r) {
-      Scalar norm2 = Scalar(0);
-      for (Index j = 0; j < n; ++j) norm2 += jacobian.coeff(r, j) * jacobian.coeff(r, j);
-      scale2 = detail::max_of(scale2, norm2);
-    }
+    // The three rows' squared norms as three interleaved sums (each in the order j = 0..n-1).
+    Scalar row2[3] = {Scalar(0), Scalar(0), Scalar(0)};
+    for (Index j = 0; j < n; ++j)
+      for (Index r = 0; r < 3; ++r) row2[r] += jacobian.coeff(r, j) * jacobian.coeff(r, j);
+    const Scalar scale2 = detail::max_of(row2[0], detail::max_of(row2[1], row2[2]));
     if (!(scale2 > Scalar(0))) return;
     const Scalar tol = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * std::sqrt(scale2);
     for (Index r = 0; r < 3; ++r) {
@@ -343,8 +342,11 @@ class FliqcFilter {
         for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * basis_.coeff(b, j);
         for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) -= dot * basis_.coeff(b, j);
       }
-      Scalar norm2 = Scalar(0);
-      for (Index j = 0; j < n; ++j) norm2 += basis_.coeff(k, j) * basis_.coeff(k, j);
+      Scalar norm2 = row2[r];  // the row unchanged when nothing was subtracted (k = 0)
+      if (k > 0) {
+        norm2 = Scalar(0);
+        for (Index j = 0; j < n; ++j) norm2 += basis_.coeff(k, j) * basis_.coeff(k, j);
+      }
       const Scalar norm = std::sqrt(norm2);
       if (!(norm > tol)) continue;
       const Scalar inv = Scalar(1) / norm;
