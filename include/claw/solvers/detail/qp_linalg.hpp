@@ -16,8 +16,8 @@ namespace detail {
 /// it can: the plain sum of squares s when k min / eps <= s <= max (no square overflowed, since
 /// the sum is finite; b = max |v_i| >= sqrt(s / k) >= sqrt(min / eps), so a square that underflows
 /// is below eps b^2), else with b = max |v_i| as the first pass the plain sum when
-/// sqrt(min / eps) <= b <= sqrt(max) / k, else b times the norm of v / b. A NaN entry gives NaN.
-/// O(k).
+/// sqrt(min / eps) <= b <= sqrt(max) / k, else b times the norm of v / b. A NaN entry gives NaN,
+/// else an infinite one +inf. O(k).
 template <typename Derived>
 typename Derived::Scalar euclidean_norm(const Eigen::MatrixBase<Derived>& v) noexcept {
   using Scalar = typename Derived::Scalar;
@@ -26,9 +26,11 @@ typename Derived::Scalar euclidean_norm(const Eigen::MatrixBase<Derived>& v) noe
   const Scalar sum = v.squaredNorm();  // Eigen's reduction: vectorised
   const Scalar low2 = std::numeric_limits<Scalar>::min() / machine_epsilon<Scalar>();
   if (sum <= std::numeric_limits<Scalar>::max() && sum >= static_cast<Scalar>(k) * low2)
-    return std::sqrt(sum);  // NaN fails both tests
+    return std::sqrt(sum);     // NaN fails both tests
+  if (sum != sum) return sum;  // a NaN entry: a sum of squares is NaN for no other input
   const Scalar big = v.cwiseAbs().maxCoeff();
-  if (!(big > Scalar(0))) return sum;  // 0, or NaN when an entry is
+  if (!(big > Scalar(0))) return Scalar(0);
+  if (big > std::numeric_limits<Scalar>::max()) return big;  // an infinite entry
   const Scalar low = std::sqrt(low2);
   const Scalar high = std::sqrt(std::numeric_limits<Scalar>::max()) / static_cast<Scalar>(k);
   if (big >= low && big <= high) return std::sqrt(sum);
