@@ -8,6 +8,7 @@
 
 #include "claw/blocks/pd_controller.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 #include "support/reference.hpp"
 
 using claw::Status;
@@ -15,7 +16,6 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 template <typename S, int N>
 typename claw::PdController<S, N>::Settings make_settings(Eigen::Index n, S kp, S kd, S limit,

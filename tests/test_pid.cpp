@@ -16,12 +16,12 @@
 #include "claw/laws/pid_presets.hpp"
 #include "support/alloc_counter.hpp"
 #include "support/bits.hpp"
+#include "support/infinity.hpp"
 
 using claw::Status;
 using claw_test::same_bits;
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 using V1 = Eigen::Matrix<double, 1, 1>;
 using Pid1 = claw::Pid<double, 1>;
 
@@ -1071,7 +1071,7 @@ TEST_CASE("reset(measurement, output) seeds the measurement history of the next 
 TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]", float, double) {
   using S = TestType;
   using Vec7 = claw::Vector<S, 7>;
-  using VecX = claw::Vector<S, claw::Dynamic>;
+  using VecDyn = claw::Vector<S, claw::Dynamic>;
   claw::Pid<S, 7> fixed;
   auto fixed_settings = fixed.settings();
   fixed_settings.kp.setConstant(S(10));
@@ -1098,8 +1098,8 @@ TEMPLATE_TEST_CASE("PID family hot calls allocate nothing", "[pid][allocation]",
   Vec7 out7;
   const Eigen::Matrix<S, 7, 7> a7 = Eigen::Matrix<S, 7, 7>::Identity();
   const Eigen::Matrix<S, claw::Dynamic, claw::Dynamic> ax = a7;
-  VecX q50 = VecX::Constant(50, S(0.2)), out50(50), other50(50), out7x(7);
-  const VecX q7x = VecX::Constant(7, S(0.2));
+  VecDyn q50 = VecDyn::Constant(50, S(0.2)), out50(50), other50(50), out7x(7);
+  const VecDyn q7x = VecDyn::Constant(7, S(0.2));
   Status statuses[10] = {};
   const std::size_t allocations = claw_test::allocations_during([&] {
     statuses[0] = fixed.update(q7, q7 * S(2), q7, out7);

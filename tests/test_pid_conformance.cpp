@@ -11,13 +11,12 @@
 
 #include "claw/laws/activation.hpp"
 #include "claw/laws/pid_presets.hpp"
+#include "support/infinity.hpp"
 #include "support/reference.hpp"
 
 using claw::Status;
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // |a - e| <= 1e-12 |e|, or <= 1e-12 absolute near zero.
 bool close(double actual, double expected) {

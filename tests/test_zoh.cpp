@@ -9,6 +9,7 @@
 
 #include "claw/integrators/zoh.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 #include "support/reference.hpp"
 
 using claw::Status;
@@ -16,8 +17,6 @@ using claw::ZohMode;
 using Eigen::MatrixXd;
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Bounds used by the hand-written tests: [p; v; a] in [-0.8, 0.8] x [-2, 2] x [-20, 20].
 MatrixXd default_lower() {

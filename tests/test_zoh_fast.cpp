@@ -23,7 +23,7 @@ namespace {
 using claw::detail::same_bits;  // one scalar, bit for bit
 
 template <typename S>
-constexpr S kInf = std::numeric_limits<S>::infinity();
+constexpr S kInfinity = std::numeric_limits<S>::infinity();
 
 /// One joint-step: the state before, the bounds, the step.
 template <typename S>
@@ -121,8 +121,8 @@ class Draw {
   }
   /// x moved by `ulps` representable steps (toward +inf for ulps > 0).
   static S nudge(S x, int ulps) {
-    for (; ulps > 0; --ulps) x = std::nextafter(x, kInf<S>);
-    for (; ulps < 0; ++ulps) x = std::nextafter(x, -kInf<S>);
+    for (; ulps > 0; --ulps) x = std::nextafter(x, kInfinity<S>);
+    for (; ulps < 0; ++ulps) x = std::nextafter(x, -kInfinity<S>);
     return x;
   }
   S time_step() {
@@ -135,9 +135,9 @@ class Draw {
     const S scale = log_uniform(-3, 3);
     lo = -scale * S(unit());
     hi = scale * S(unit());
-    if (kind == 0) lo = -kInf<S>;
-    if (kind == 1) hi = kInf<S>;
-    if (kind == 2) lo = -kInf<S>, hi = kInf<S>;
+    if (kind == 0) lo = -kInfinity<S>;
+    if (kind == 1) hi = kInfinity<S>;
+    if (kind == 2) lo = -kInfinity<S>, hi = kInfinity<S>;
     if (kind == 3) hi = lo;            // degenerate
     if (kind == 4) std::swap(lo, hi);  // lower > upper
     if (kind == 5) lo = hi = S(0);
@@ -147,14 +147,14 @@ class Draw {
     const S scale = log_uniform(-2, 3);
     lo = -scale * S(0.2 + unit());
     hi = scale * S(0.2 + unit());
-    if (kind == 0) lo = -kInf<S>, hi = kInf<S>;
+    if (kind == 0) lo = -kInfinity<S>, hi = kInfinity<S>;
     if (kind == 1) hi = lo;
     if (kind == 2) std::swap(lo, hi);
   }
   /// amax: mostly a finite positive value over a wide range, or +inf, tiny, huge; rarely <= 0.
   S acceleration_upper() {
     const int kind = integer(0, 19);
-    if (kind == 0) return kInf<S>;
+    if (kind == 0) return kInfinity<S>;
     if (kind == 1) return std::numeric_limits<S>::min() * S(1 + 8 * unit());  // tiny
     if (kind == 2) return std::numeric_limits<S>::denorm_min();
     if (kind == 3) return std::numeric_limits<S>::max() / S(1 + 8 * unit());  // huge
@@ -164,7 +164,7 @@ class Draw {
   }
   S acceleration_lower(S a_max) {
     const int kind = integer(0, 5);
-    if (kind == 0) return -kInf<S>;
+    if (kind == 0) return -kInfinity<S>;
     if (kind == 1) return a_max;
     if (kind == 2) return std::fabs(a_max) * S(2);  // lower > upper
     return -log_uniform(-2, 6);
@@ -238,7 +238,7 @@ JointStep<S> horizon_near_integer(Draw<S>& draw, S dt) {
   // Two ways to land near n: v0 = n amax dt rounded in either order.
   const S base = draw.chance(0.5) ? (n * s.b.a_max) * s.dt : (n * s.dt) * s.b.a_max;
   s.v = draw.sign() * Draw<S>::nudge(base, draw.integer(-48, 48));
-  if (draw.chance(0.2)) s.b.a_min = -kInf<S>;
+  if (draw.chance(0.2)) s.b.a_min = -kInfinity<S>;
   return s;
 }
 
@@ -248,7 +248,7 @@ JointStep<S> position_clip_near_bound(Draw<S>& draw, S dt) {
   JointStep<S> s = draw.chance(0.7) ? draw.ordinary_step(dt) : draw.random_step(dt);
   if (draw.chance(0.5) && std::isfinite(s.b.a_max))
     s.v = draw.sign() * draw.log_uniform(-3, 1) * s.b.a_max * s.dt;  // horizon of 0 to 10 steps
-  if (draw.chance(0.3)) s.b.a_max = kInf<S>;
+  if (draw.chance(0.3)) s.b.a_max = kInfinity<S>;
   const Geometry<S> g = reference_geometry(s.p, s.v, s.b, s.dt);
   const S bound = draw.chance(0.5) ? g.delta_min / g.horizon : g.delta_max / g.horizon;
   const S target = Draw<S>::nudge(bound, draw.integer(-12, 12));
@@ -284,7 +284,7 @@ JointStep<S> cancel_near_bound(Draw<S>& draw, S dt) {
     };
     for (int i = 0; i < 64 && bound(speed) < speed; ++i) speed = std::nextafter(speed, S(0));
     for (int i = 0; i < 64; ++i) {
-      const S faster = std::nextafter(speed, kInf<S>);
+      const S faster = std::nextafter(speed, kInfinity<S>);
       if (!(bound(faster) >= faster)) break;
       speed = faster;
     }
@@ -326,7 +326,7 @@ void report_and_check_coverage(const Counts<S>& counts) {
 TEST_CASE("jiminy_fast_inverse: 0 for amax = inf, NaN where the fast path is not valid",
           "[zoh][fast]") {
   using claw::detail::jiminy_fast_inverse;
-  REQUIRE(jiminy_fast_inverse(kInf<double>, 1e-3) == 0.0);
+  REQUIRE(jiminy_fast_inverse(kInfinity<double>, 1e-3) == 0.0);
   REQUIRE(jiminy_fast_inverse(100.0, 1e-3) == 1.0 / (100.0 * 1e-3));
   REQUIRE(std::isnan(jiminy_fast_inverse(0.0, 1e-3)));
   REQUIRE(std::isnan(jiminy_fast_inverse(-1.0, 1e-3)));
@@ -336,7 +336,7 @@ TEST_CASE("jiminy_fast_inverse: 0 for amax = inf, NaN where the fast path is not
   REQUIRE(std::isnan(jiminy_fast_inverse(1.0, 0.0)));
   REQUIRE(std::isnan(jiminy_fast_inverse(1.0, 1e300)));
   REQUIRE(std::isnan(jiminy_fast_inverse(1e-25f, 1e-3f)));  // float: below 2^-60
-  REQUIRE(jiminy_fast_inverse(kInf<float>, 1e-3f) == 0.0f);
+  REQUIRE(jiminy_fast_inverse(kInfinity<float>, 1e-3f) == 0.0f);
 }
 
 TEST_CASE("fast jiminy kernel equals the reference bit for bit on 1.2e6 double joint-steps",
@@ -412,10 +412,11 @@ void random_block(Draw<S>& draw, Eigen::Index n,
     // Empty ranges (a lower bound +inf, an upper bound -inf) are refused (a fuzzing finding,
     // tests/test_regressions.cpp): open them.
     for (S* lo : {&s.b.p_min, &s.b.v_min, &s.b.a_min})
-      if (*lo == kInf<S>) *lo = -kInf<S>;
+      if (*lo == kInfinity<S>) *lo = -kInfinity<S>;
     for (S* hi : {&s.b.p_max, &s.b.v_max})
-      if (*hi == -kInf<S>) *hi = kInf<S>;
-    if (kind == 4) s.b.p_min = -kInf<S>, s.b.p_max = kInf<S>;  // unbounded joints in the batch
+      if (*hi == -kInfinity<S>) *hi = kInfinity<S>;
+    if (kind == 4)
+      s.b.p_min = -kInfinity<S>, s.b.p_max = kInfinity<S>;  // unbounded joints in the batch
     if (kind == 5 && std::isfinite(s.b.p_max))
       s.p = s.b.p_max + draw.log_uniform(-3, 0);  // outside
     settings.bounds.lower.col(j) << s.b.p_min, s.b.v_min, s.b.a_min;
@@ -423,7 +424,7 @@ void random_block(Draw<S>& draw, Eigen::Index n,
     state.col(j) << s.p, s.v, s.a;
     settings.kp(j) = draw.log_uniform(-1, 3);
     settings.kd(j) = draw.chance(0.1) ? S(0) : draw.log_uniform(-3, 0);
-    settings.effort_limit(j) = draw.chance(0.1) ? kInf<S> : draw.log_uniform(0, 3);
+    settings.effort_limit(j) = draw.chance(0.1) ? kInfinity<S> : draw.log_uniform(0, 3);
   }
 }
 
@@ -529,13 +530,15 @@ TEST_CASE("PdController::update (fast path) holds out on overflow and refuses Na
   const Eigen::Index n = 130;  // three chunks
   claw::PdControllerXd block(n);
   claw::PdControllerXd::Settings settings;
-  settings.bounds.lower = claw::StateMatrix<double, claw::Dynamic>::Constant(3, n, -kInf<double>);
-  settings.bounds.upper = claw::StateMatrix<double, claw::Dynamic>::Constant(3, n, kInf<double>);
+  settings.bounds.lower =
+      claw::StateMatrix<double, claw::Dynamic>::Constant(3, n, -kInfinity<double>);
+  settings.bounds.upper =
+      claw::StateMatrix<double, claw::Dynamic>::Constant(3, n, kInfinity<double>);
   settings.bounds.lower.row(2).setConstant(-100.0);
   settings.bounds.upper.row(2).setConstant(100.0);
   settings.kp = Eigen::VectorXd::Constant(n, 1e300);
   settings.kd = Eigen::VectorXd::Constant(n, 0.01);
-  settings.effort_limit = Eigen::VectorXd::Constant(n, kInf<double>);
+  settings.effort_limit = Eigen::VectorXd::Constant(n, kInfinity<double>);
   settings.control_dt = 1e-3;
   REQUIRE(block.configure(settings) == Status::Ok);
   Eigen::VectorXd q = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n),
@@ -548,7 +551,7 @@ TEST_CASE("PdController::update (fast path) holds out on overflow and refuses Na
   const auto state_before = block.command_state();
   const Eigen::VectorXd out_before = out;
   for (Eigen::Index bad_index : {Eigen::Index(0), Eigen::Index(64), n - 1})
-    for (double bad : {std::nan(""), kInf<double>, -kInf<double>}) {
+    for (double bad : {std::nan(""), kInfinity<double>, -kInfinity<double>}) {
       Eigen::VectorXd a_bad = a;
       a_bad(bad_index) = bad;
       REQUIRE(block.update(q, v, a_bad, out) == Status::NonFiniteInput);
