@@ -8,6 +8,7 @@
 
 #include "claw/filters/fliqc.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 
 namespace {
 
@@ -20,7 +21,6 @@ using Mat4 = Eigen::Matrix<double, 4, 4>;
 using Jac = Eigen::Matrix<double, 6, 4>;
 using PsiVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>;
 using PMat = Eigen::Matrix<double, Eigen::Dynamic, 4, Eigen::RowMajor, 4, 4>;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// A 4-joint toy: J_pos of rank 3 (so P_null has rank 1), one distance row P heading into the
 /// obstacle under the guide.

@@ -16,6 +16,7 @@
 #include "claw/solvers/detail/semidefinite.hpp"
 #include "claw/solvers/lcp.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 
 using claw::LemkeSolver;
 using claw::Status;
@@ -25,7 +26,6 @@ using Eigen::VectorXd;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// The LCP conditions at z, computed from (q, M) alone: the largest violation of z >= 0 and of
 /// w = q + M z >= 0, and max_i |z_i w_i| (each relative to 1 + |q|_inf + |M|_inf |z|_inf).

@@ -18,6 +18,7 @@
 #include "claw/solvers/lcqp.hpp"
 #include "claw/solvers/qp.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 #include "support/lcqp_reference.hpp"
 #include "support/solver_instances.hpp"
 
@@ -36,7 +37,6 @@ using Settings = claw::LcqpSettings<double>;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // --- independent evaluation of a point ---------------------------------------------------------

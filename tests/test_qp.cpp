@@ -13,6 +13,7 @@
 
 #include "claw/solvers/qp.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/infinity.hpp"
 #include "support/qp_certificate.hpp"
 #include "support/solver_instances.hpp"
 
@@ -22,8 +23,6 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// A QP in the solver's form, with dynamic sizes.
 struct Problem {

@@ -11,6 +11,7 @@
 #include "claw/laws/effort_clamp.hpp"
 #include "claw/laws/pid.hpp"
 #include "claw/solvers/qp.hpp"
+#include "support/infinity.hpp"
 #include "support/solver_instances.hpp"
 
 using claw::Status;
@@ -18,7 +19,6 @@ using claw::ZohMode;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMax = std::numeric_limits<double>::max();
 constexpr double kDenormMin = std::numeric_limits<double>::denorm_min();
 

@@ -16,6 +16,7 @@
 #include "claw/laws/slew_limiter.hpp"
 #include "claw/laws/stable_pd.hpp"
 #include "claw/laws/velocity_servo.hpp"
+#include "support/infinity.hpp"
 
 #if defined(__unix__)
 #include <sys/wait.h>
@@ -28,7 +29,6 @@
 using claw::Status;
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 using V2 = Eigen::Vector2d;
 using V3 = Eigen::Vector3d;

@@ -21,6 +21,7 @@
 #include "claw/laws/pid.hpp"
 #include "claw/laws/stable_pd.hpp"
 #include "claw/solvers/qp.hpp"
+#include "support/infinity.hpp"
 
 using claw::Status;
 using claw::ZohMode;
@@ -33,7 +34,6 @@ constexpr long kStressDivisor = 1;
 constexpr long kStressDivisor = 20;
 #endif
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kJoints = 8;
 
 std::uint64_t stress_seed() {

@@ -1,5 +1,5 @@
-// tests/support/infinity.hpp: kInf, the double infinity the law tests write open bounds with,
-// defined once for the sources that tests/CMakeLists.txt compiles together as one unity group.
+// tests/support/infinity.hpp: kInf, the double infinity the tests write open bounds with, defined
+// once (tests/CMakeLists.txt compiles some test sources together as one unity group).
 #pragma once
 
 #include <limits>
