@@ -453,6 +453,32 @@ TEST_CASE(
   CHECK(filter.set_mass_matrix_weights(Vec4::Zero()) == Status::InvalidParameter);
 }
 
+TEST_CASE("FLIQC: the overload without a mass matrix uses M = I whatever the last call loaded",
+          "[fliqc]") {
+  const Toy toy;
+  auto s = defaults();
+  s.quad_cost_type = FliqcCostType::MassMatrix;
+  Filter filter, fresh;
+  REQUIRE(filter.configure(s) == Status::Ok);
+  REQUIRE(fresh.configure(s) == Status::Ok);
+  const Vec4 expected = fresh.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot;
+  REQUIRE(fresh.result().status == Status::Ok);
+  Mat4 mass;
+  mass << 2.0, 0.3, 0.0, 0.1, 0.3, 1.5, 0.2, 0.0, 0.0, 0.2, 1.0, 0.0, 0.1, 0.0, 0.0, 0.8;
+  Mat4 nan_mass = Mat4::Identity();
+  nan_mass(2, 0) = std::numeric_limits<double>::quiet_NaN();
+  for (const Mat4& loaded : {mass, nan_mass}) {
+    filter.reset();
+    const auto& with_mass = filter.filter(toy.guide, loaded, toy.jacobian, toy.psi, toy.p);
+    CHECK(with_mass.status == (loaded.allFinite() ? Status::Ok : Status::NonFiniteInput));
+    filter.reset();
+    const auto& r = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);
+    REQUIRE(r.status == Status::Ok);
+    CHECK((filter.problem().Q.topLeftCorner(4, 4) - Mat4::Identity()).isZero(0.0));
+    CHECK(r.qdot == expected);
+  }
+}
+
 TEST_CASE("FLIQC: the least-violation fallback minimises the largest predicted violation",
           "[fliqc]") {
   const Toy toy;

@@ -13,6 +13,7 @@
 #include "claw/core/time_step.hpp"
 #include "claw/core/types.hpp"
 #include "claw/filters/fliqc_types.hpp"
+#include "claw/filters/row_space_projector.hpp"
 #include "claw/solvers/lcqp.hpp"
 
 namespace claw {
@@ -78,9 +79,9 @@ class FliqcFilter {
     weights_.setOnes(n);
     per_joint_limits_ = false;
     result_.qdot.setZero(n);
-    basis_.setZero(3, n);
-    rank_ = 0;
+    projector_.clear(n);
     mass_.setIdentity(n, n);
+    mass_is_identity_ = true;
     reset();
     return Status::Ok;
   }
@@ -134,7 +135,8 @@ class FliqcFilter {
                                      const Eigen::MatrixBase<DJ>& jacobian,
                                      const Eigen::MatrixBase<DPsi>& psi,
                                      const Eigen::MatrixBase<DP>& p) noexcept {
-    mass_.setIdentity(n_, n_);
+    if (!mass_is_identity_) mass_.setIdentity(n_, n_);
+    mass_is_identity_ = true;
     return run(qdot_guide, jacobian, psi, p, static_cast<const DP*>(nullptr));
   }
 
@@ -165,18 +167,18 @@ class FliqcFilter {
   /// fallback, that fallback's second QP.
   const Problem& problem() const noexcept { return problem_; }
   /// P_null of the last cycle (formed on request; the filter applies it as I - U'U).
-  MatrixNN nullspace_projector() const noexcept {
-    MatrixNN out = MatrixNN::Identity(n_, n_);
-    for (Index k = 0; k < rank_; ++k)
-      out.noalias() -= detail::product(basis_.row(k).head(n_).transpose(), basis_.row(k).head(n_));
-    return out;
-  }
+  MatrixNN nullspace_projector() const noexcept { return projector_.matrix(n_); }
 
  private:
+  /// n: N itself when it is fixed (n_ == N then, and the loops over the joints have a constant
+  /// trip count), else n_.
+  Index joints() const noexcept { return N_ != Dynamic ? Index(N_) : n_; }
+
   template <typename DM>
   bool load_mass(const Eigen::MatrixBase<DM>& mass) noexcept {
     if (mass.rows() != n_ || mass.cols() != n_) return false;
     mass_ = mass;
+    mass_is_identity_ = false;
     return true;
   }
 
@@ -230,14 +232,14 @@ class FliqcFilter {
   const Result& run(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DJ>& jacobian,
                     const Eigen::MatrixBase<DPsi>& psi, const Eigen::MatrixBase<DP>& p,
                     const DPinv* p_inv) noexcept {
-    const Index n = n_;
+    const Index n = joints();
     const Index m_in = psi.size();
     if (n == 0 || qdot_guide.size() != n || jacobian.cols() != n || jacobian.rows() < 3 ||
         p.rows() != m_in || p.cols() != n ||
         (p_inv != nullptr && (p_inv->rows() != m_in || p_inv->cols() != n)))
       return refuse_cycle(Status::SizeMismatch);
     bool finite = all_finite(qdot_guide) && all_finite(jacobian.topRows(3)) && all_finite(psi) &&
-                  all_finite(p) && all_finite(mass_);
+                  all_finite(p) && (mass_is_identity_ || all_finite(mass_));
     if (p_inv != nullptr) finite = finite && all_finite(*p_inv);
     if (!finite) return refuse_cycle(Status::NonFiniteInput);
     // Active distances.
@@ -276,7 +278,12 @@ class FliqcFilter {
       if (p_inv == nullptr && !(p.row(i).squaredNorm() > Scalar(0)))
         return refuse_cycle(Status::InvalidProblem);
     }
-    compute_nullspace(jacobian);
+    // P_null = I - pinv(J_pos) J_pos, or I when the settings leave it out.
+    if (settings_.enable_nullspace_projector_in_A) {
+      projector_.build(jacobian.topRows(3));
+    } else {
+      projector_.clear(n_);
+    }
     assemble(qdot_guide, psi, p, p_inv, m);
     // Warm start: the previous cycle's active set, mapped by the caller's row index.
     bool have_guess = false;
@@ -319,59 +326,16 @@ class FliqcFilter {
     return result_;
   }
 
-  /// P_null = I - sum_k u_k u_k' with u_k an orthonormal basis of the row space of J_pos
-  /// (modified Gram-Schmidt; rows dependent within 1e-10 relative are skipped), i.e.
-  /// I - pinv(J_pos) J_pos for any rank of J_pos.
-  template <typename DJ>
-  void compute_nullspace(const Eigen::MatrixBase<DJ>& jacobian) noexcept {
-    const Index n = n_;
-    rank_ = 0;
-    if (!settings_.enable_nullspace_projector_in_A) return;
-    // The three rows' squared norms as three interleaved sums (each in the order j = 0..n-1).
-    Scalar row2[3] = {Scalar(0), Scalar(0), Scalar(0)};
-    for (Index j = 0; j < n; ++j)
-      for (Index r = 0; r < 3; ++r) row2[r] += jacobian.coeff(r, j) * jacobian.coeff(r, j);
-    const Scalar scale2 = detail::max_of(row2[0], detail::max_of(row2[1], row2[2]));
-    if (!(scale2 > Scalar(0))) return;
-    const Scalar tol = (sizeof(Scalar) <= 4 ? Scalar(1e-5) : Scalar(1e-10)) * std::sqrt(scale2);
-    for (Index r = 0; r < 3; ++r) {
-      const Index k = rank_;
-      for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) = jacobian.coeff(r, j);
-      for (Index b = 0; b < k; ++b) {
-        Scalar dot = Scalar(0);
-        for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * basis_.coeff(b, j);
-        for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) -= dot * basis_.coeff(b, j);
-      }
-      Scalar norm2 = row2[r];  // the row unchanged when nothing was subtracted (k = 0)
-      if (k > 0) {
-        norm2 = Scalar(0);
-        for (Index j = 0; j < n; ++j) norm2 += basis_.coeff(k, j) * basis_.coeff(k, j);
-      }
-      const Scalar norm = std::sqrt(norm2);
-      if (!(norm > tol)) continue;
-      const Scalar inv = Scalar(1) / norm;
-      for (Index j = 0; j < n; ++j) basis_.coeffRef(k, j) *= inv;
-      ++rank_;
-    }
-  }
-
-  /// v <- P_null v = v - U'(U v), U the orthonormal rows of basis_ (rank_ of them).
-  void project(VectorN& v) const noexcept {
-    const Index n = n_;
-    for (Index k = 0; k < rank_; ++k) {
-      Scalar dot = Scalar(0);
-      for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * v.coeff(j);
-      for (Index j = 0; j < n; ++j) v.coeffRef(j) -= dot * basis_.coeff(k, j);
-    }
-  }
-
   template <typename DG, typename DPsi, typename DP, typename DPinv>
   void assemble(const Eigen::MatrixBase<DG>& qdot_guide, const Eigen::MatrixBase<DPsi>& psi,
                 const Eigen::MatrixBase<DP>& p, const DPinv* p_inv, Index m) noexcept {
-    const Index n = n_;
+    const Index n = joints();
     const Scalar inf = infinity<Scalar>();
-    problem_.resize(n + m, n, m);
+    const Index nv = n + m;
+    // Every entry of the problem is written once below (the zero blocks by setZero), as
+    // problem_.resize(nv, n, m) followed by the assignments would leave it.
     // Cost.
+    problem_.Q.setZero(nv, nv);
     const bool mass_cost = settings_.quad_cost_type == FliqcCostType::MassMatrix ||
                            settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
     if (mass_cost) {
@@ -380,9 +344,10 @@ class FliqcFilter {
           problem_.Q.coeffRef(r, c) = weights_.coeff(r) * Scalar(0.5) *
                                       (mass_.coeff(r, c) + mass_.coeff(c, r)) * weights_.coeff(c);
     } else {
-      for (Index r = 0; r < n; ++r) problem_.Q.coeffRef(r, r) = Scalar(1);  // resize() zeroed Q
+      for (Index r = 0; r < n; ++r) problem_.Q.coeffRef(r, r) = Scalar(1);
     }
     problem_.Q.diagonal().tail(m).setConstant(settings_.lambda_cost_penalty);
+    problem_.g.setZero(nv);
     const bool velocity_error = settings_.quad_cost_type == FliqcCostType::VelocityError ||
                                 settings_.quad_cost_type == FliqcCostType::MassMatrixVelocityError;
     if (velocity_error) {
@@ -393,7 +358,8 @@ class FliqcFilter {
     // Equality rows: qdot - P_null sum_i P_i^inv lambda_i = qdot_guide. A row whose own rate
     // keeps at most sqrt(eps) of its reaction through P_null is blocked (reported; exempted from
     // P_null when the settings say so).
-    for (Index r = 0; r < n; ++r) problem_.A.coeffRef(r, r) = Scalar(1);  // A zeroed by resize()
+    problem_.A.resize(n, nv);
+    problem_.A.leftCols(n).setIdentity();
     result_.projector_blocked.setZero(m);
     result_.projector_blocked_count = 0;
     const Scalar blocked_ratio = std::sqrt(std::numeric_limits<Scalar>::epsilon());
@@ -404,10 +370,10 @@ class FliqcFilter {
       } else {
         pinv_col_ = p.row(i).transpose() / p.row(i).squaredNorm();
       }
-      const Scalar reaction = p.row(i).dot(pinv_col_);
       problem_.A.col(n + k) = -pinv_col_;
-      if (rank_ == 0) continue;
-      project(pinv_col_);
+      if (projector_.rank() == 0) continue;
+      const Scalar reaction = p.row(i).dot(pinv_col_);
+      projector_.apply(pinv_col_);
       const Scalar kept = p.row(i).dot(pinv_col_);
       if (reaction != Scalar(0) && std::fabs(kept) <= blocked_ratio * std::fabs(reaction)) {
         result_.projector_blocked.coeffRef(k) = 1;
@@ -419,20 +385,27 @@ class FliqcFilter {
     problem_.lbA = qdot_guide;
     problem_.ubA = qdot_guide;
     // Bounds.
+    problem_.lb.resize(nv);
+    problem_.ub.resize(nv);
     problem_.lb.head(n) = -vel_limit_;
     problem_.ub.head(n) = vel_limit_;
     problem_.lb.tail(m).setZero();
     problem_.ub.tail(m).setConstant(settings_.enable_lambda_constraint_in_x ? settings_.lambda_max
                                                                             : inf);
     // Complementarity: L x = lambda >= 0, R x = dt P qdot >= eps - psi.
+    problem_.L.setZero(m, nv);
+    problem_.R.resize(m, nv);
+    problem_.R.rightCols(m).setZero();
+    problem_.lbL.setZero(m);
+    problem_.ubL.setConstant(m,
+                             settings_.enable_lambda_constraint_in_L ? settings_.lambda_max : inf);
+    problem_.lbR.resize(m);
+    problem_.ubR.setConstant(m, settings_.enable_esc_vel_constraint ? settings_.esc_vel_max : inf);
     for (Index k = 0; k < m; ++k) {
       const Index i = result_.active_rows.coeff(k);
       problem_.L.coeffRef(k, n + k) = Scalar(1);
-      problem_.ubL.coeffRef(k) =
-          settings_.enable_lambda_constraint_in_L ? settings_.lambda_max : inf;
       problem_.R.row(k).head(n) = settings_.dt * p.row(i);
       problem_.lbR.coeffRef(k) = settings_.eps - psi.coeff(i);
-      problem_.ubR.coeffRef(k) = settings_.enable_esc_vel_constraint ? settings_.esc_vel_max : inf;
     }
   }
 
@@ -464,7 +437,7 @@ class FliqcFilter {
     const bool well_posed =
         result_.status == Status::Infeasible || result_.status == Status::MaxIterations;
     if (settings_.fallback != FliqcFallback::LeastViolation || !well_posed) return;
-    const Index n = n_;
+    const Index n = joints();
     const Scalar mu = sizeof(Scalar) <= 4 ? Scalar(1e-4) : Scalar(1e-8);
     problem_.resize(n + 1, m, 0);
     problem_.Q.diagonal().head(n).setConstant(mu);
@@ -500,10 +473,10 @@ class FliqcFilter {
   Result result_;
   Index n_ = 0;
   bool per_joint_limits_ = false;
+  bool mass_is_identity_ = false;  // mass_ is I (set by the filter, not loaded)
   VectorN vel_limit_, weights_, pinv_col_;
   MatrixNN mass_;
-  Index rank_ = 0;  // rows of basis_ in use
-  Eigen::Matrix<Scalar, 3, N_, Eigen::RowMajor, 3, MaxN_> basis_;
+  detail::RowSpaceProjector<Scalar, N_, MaxN_> projector_;  // P_null of the cycle
   Eigen::Matrix<std::int8_t, Dynamic, 1, Eigen::ColMajor, MaxM_, 1> guess_;
   Eigen::Matrix<int, MaxM_, 1> previous_rows_;
   Eigen::Matrix<std::int8_t, MaxM_, 1> previous_set_;

@@ -126,17 +126,28 @@ class LcqpBranchQps {
   /// The acceptance test of a returned point: finite with a finite objective (returned in `value`
   /// whatever the verdict), every bound within feasibility_threshold(x), every row (A, L, R) within
   /// feasibility_threshold(x) max(1, ||row||), and every pair's natural residual within
-  /// feasibility_threshold(x) max(1, ||L_i||, ||R_i||).
+  /// feasibility_threshold(x) max(1, ||L_i||, ||R_i||). A row's norm is computed only for a
+  /// violation above feasibility_threshold(x) (the scaled limit is never below it). On true,
+  /// assessed_primal_ holds x's largest violation of the box and the rows of A, for
+  /// accept_assessed().
   bool acceptable(const Problem& p, const VectorN& x, Scalar& value) noexcept {
     value = objective(p, x);
     if (!all_finite(x) || !std::isfinite(value)) return false;
     const Scalar tol = feasibility_threshold(x);
-    for (Index i = 0; i < n_; ++i)
-      if (p.lb.coeff(i) - x.coeff(i) > tol || x.coeff(i) - p.ub.coeff(i) > tol) return false;
+    Scalar primal = Scalar(0);
+    for (Index i = 0; i < n_; ++i) {
+      const Scalar below = p.lb.coeff(i) - x.coeff(i), above = x.coeff(i) - p.ub.coeff(i);
+      if (below > tol || above > tol) return false;
+      primal = detail::max_of(primal, detail::max_of(below, above));
+    }
     for (Index i = 0; i < nc_; ++i) {
       const Scalar ax = p.A.row(i).dot(x);
-      const Scalar row_tol = tol * detail::max_of(Scalar(1), detail::euclidean_norm(p.A.row(i)));
-      if (p.lbA.coeff(i) - ax > row_tol || ax - p.ubA.coeff(i) > row_tol) return false;
+      const Scalar below = p.lbA.coeff(i) - ax, above = ax - p.ubA.coeff(i);
+      if (below > tol || above > tol) {
+        const Scalar row_tol = tol * detail::max_of(Scalar(1), detail::euclidean_norm(p.A.row(i)));
+        if (below > row_tol || above > row_tol) return false;
+      }
+      primal = detail::max_of(primal, detail::max_of(below, above));
     }
     for (Index i = 0; i < m_; ++i) {
       const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
@@ -147,21 +158,16 @@ class LcqpBranchQps {
       const Scalar natural = std::fabs(detail::min_of(lx - p.lbL.coeff(i), rx - p.lbR.coeff(i)));
       if (natural > detail::max_of(l_tol, r_tol)) return false;
     }
+    assessed_primal_ = primal;
     return true;
   }
 
   /// Fills result_ with an accepted point x (status Ok), its objective `value` (from acceptable()),
   /// residuals (primal: the largest violation of the box, A, L and R bounds; complementarity: the
-  /// largest |min(L_i x - lbL_i, R_i x - lbR_i)|), the pair values lx_, rx_ and the sides, in one
-  /// pass over the rows.
+  /// largest |min(L_i x - lbL_i, R_i x - lbR_i)|), the pair values lx_, rx_ and the sides.
   void accept(const Problem& p, const VectorN& x, Scalar value, LcqpPath path,
               bool certified) noexcept {
-    result_.status = Status::Ok;
-    result_.path = path;
-    result_.certified_global = certified;
-    result_.x = x;
-    result_.objective = value;
-    Scalar primal = Scalar(0), natural = Scalar(0);
+    Scalar primal = Scalar(0);
     for (Index i = 0; i < n_; ++i)
       primal = detail::max_of(
           primal, detail::max_of(p.lb.coeff(i) - x.coeff(i), x.coeff(i) - p.ub.coeff(i)));
@@ -169,6 +175,25 @@ class LcqpBranchQps {
       const Scalar ax = p.A.row(i).dot(x);
       primal = detail::max_of(primal, detail::max_of(p.lbA.coeff(i) - ax, ax - p.ubA.coeff(i)));
     }
+    accept_with(p, x, value, path, certified, primal);
+  }
+
+  /// accept() for the x that acceptable() has just passed: its box and A residual is reused.
+  void accept_assessed(const Problem& p, const VectorN& x, Scalar value, LcqpPath path,
+                       bool certified) noexcept {
+    accept_with(p, x, value, path, certified, assessed_primal_);
+  }
+
+  /// accept()'s pair part, given the largest violation of the box and of A's rows: the L and R
+  /// bounds join the primal residual; the natural residual, pair values and sides in one pass.
+  void accept_with(const Problem& p, const VectorN& x, Scalar value, LcqpPath path, bool certified,
+                   Scalar primal) noexcept {
+    result_.status = Status::Ok;
+    result_.path = path;
+    result_.certified_global = certified;
+    result_.x = x;
+    result_.objective = value;
+    Scalar natural = Scalar(0);
     const Scalar tol = feasibility_threshold(x);
     for (Index i = 0; i < m_; ++i) {
       const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
@@ -374,6 +399,7 @@ class LcqpBranchQps {
   Scalar reg_ = Scalar(0);                   // diagonal added to Q in the subproblems
   Scalar regularisation_scale_ = Scalar(1);  // max(1, max_i |Q_ii|): automatic delta's unit
   Scalar proximal_step_ = Scalar(0);         // delta ||x+ - x_k||_inf of the last refinement
+  Scalar assessed_primal_ = Scalar(0);       // box and A residual of acceptable()'s last pass
   VectorRows row_lo_, row_hi_;
   VectorN x_, gk_, tmp_n_, best_x_;
   VectorN gradient_;  // Q x + g of a QP answer (settled())

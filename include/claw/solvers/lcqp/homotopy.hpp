@@ -65,7 +65,7 @@ class LcqpHomotopy {
     Scalar value = Scalar(0);
     if (!c.polish(p, value)) {
       if (converged && c.acceptable(p, xk_, value)) {
-        c.accept(p, xk_, value, LcqpPath::PenaltyHomotopy, false);
+        c.accept_assessed(p, xk_, value, LcqpPath::PenaltyHomotopy, false);
         return c.result_;
       }
       return stop(c, rho);

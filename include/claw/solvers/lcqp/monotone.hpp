@@ -163,15 +163,15 @@ class LcqpMonotonePath {
     return true;
   }
 
-  /// With x = [y; lambda], whether the equalities' E_y is exactly I (equality r: 1 in column r).
+  /// With x = [y; lambda], whether the equalities' E_y is exactly I (equality r: 1 in column r,
+  /// no other nonzero among the first ny columns; the count runs without a branch per entry).
   template <typename Problem>
   static bool free_block_is_identity(const Problem& p, Index ny) noexcept {
     for (Index i = 0, r = 0; i < p.A.rows(); ++i) {
       if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      Index off = 0;  // entries other than a 1 at column r: counted without an early exit
-      for (Index c = 0; c < ny; ++c)
-        off += p.A.coeff(i, c) != (c == r ? Scalar(1) : Scalar(0)) ? 1 : 0;
-      if (off != 0) return false;
+      LaneCount<Scalar> nonzero = 0;
+      for (Index c = 0; c < ny; ++c) nonzero += p.A.coeff(i, c) != Scalar(0) ? 1 : 0;
+      if (nonzero != 1 || p.A.coeff(i, r) != Scalar(1)) return false;
       ++r;
     }
     return true;
