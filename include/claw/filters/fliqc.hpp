@@ -79,7 +79,7 @@ class FliqcFilter {
     weights_.setOnes(n);
     per_joint_limits_ = false;
     result_.qdot.setZero(n);
-    projector_.clear(n);
+    projector_.clear();
     mass_.setIdentity(n, n);
     mass_is_identity_ = true;
     reset();
@@ -282,7 +282,7 @@ class FliqcFilter {
     if (settings_.enable_nullspace_projector_in_A) {
       projector_.build(jacobian.topRows(3));
     } else {
-      projector_.clear(n_);
+      projector_.clear();
     }
     assemble(qdot_guide, psi, p, p_inv, m);
     // Warm start: the previous cycle's active set, mapped by the caller's row index.
@@ -332,7 +332,7 @@ class FliqcFilter {
     const Index n = joints();
     const Scalar inf = infinity<Scalar>();
     const Index nv = n + m;
-    // Every entry of the problem is written once below (the zero blocks by setZero), as
+    // Every entry of the problem is written below on every cycle (the zero blocks by setZero), as
     // problem_.resize(nv, n, m) followed by the assignments would leave it.
     // Cost.
     problem_.Q.setZero(nv, nv);

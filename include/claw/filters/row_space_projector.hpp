@@ -22,11 +22,8 @@ class RowSpaceProjector {
   using VectorN = Vector<Scalar, N, MaxN>;
   using MatrixNN = Eigen::Matrix<Scalar, N, N, Eigen::ColMajor, MaxN, MaxN>;
 
-  /// P = I (rank 0) for vectors of n entries.
-  void clear(Index n) noexcept {
-    basis_.setZero(3, n);
-    rank_ = 0;
-  }
+  /// P = I (rank 0).
+  void clear() noexcept { rank_ = 0; }
 
   /// U from the first three rows of `rows` (n = rows.cols() columns) by modified Gram-Schmidt: a
   /// row whose remainder has norm <= 1e-10 (float: 1e-5) times the largest row norm is dependent
@@ -34,6 +31,7 @@ class RowSpaceProjector {
   template <typename DR>
   void build(const Eigen::MatrixBase<DR>& rows) noexcept {
     const Index n = columns(rows.cols());
+    basis_.resize(3, n);  // within MaxN: no allocation
     rank_ = 0;
     // The three rows' squared norms as three interleaved sums (each in the order j = 0..n-1).
     Scalar row2[3] = {Scalar(0), Scalar(0), Scalar(0)};

@@ -178,7 +178,8 @@ class LcqpBranchQps {
     accept_with(p, x, value, path, certified, primal);
   }
 
-  /// accept() for the x that acceptable() has just passed: its box and A residual is reused.
+  /// accept() for the x that acceptable() has just passed: its box and A residual is reused. Call
+  /// it only right after acceptable(p, x, value) returned true, with the same p and x.
   void accept_assessed(const Problem& p, const VectorN& x, Scalar value, LcqpPath path,
                        bool certified) noexcept {
     accept_with(p, x, value, path, certified, assessed_primal_);
