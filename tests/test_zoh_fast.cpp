@@ -14,6 +14,7 @@
 #include "claw/blocks/pd_controller.hpp"
 #include "claw/integrators/zoh.hpp"
 #include "support/bits.hpp"
+#include "support/infinity.hpp"
 
 using claw::Status;
 using claw::detail::JointStateBounds;
@@ -21,9 +22,6 @@ using claw::detail::JointStateBounds;
 namespace {
 
 using claw::detail::same_bits;  // one scalar, bit for bit
-
-template <typename S>
-constexpr S kInfinity = std::numeric_limits<S>::infinity();
 
 /// One joint-step: the state before, the bounds, the step.
 template <typename S>

@@ -1,7 +1,9 @@
-// tests/support/infinity.hpp: kInf, the double infinity the tests write open bounds with, defined
-// once (tests/CMakeLists.txt compiles some test sources together as one unity group).
+// tests/support/infinity.hpp: kInfinity<S> and kInf (its double), the infinity the tests and the
+// readers write open bounds with, defined once (some test sources compile as one unity group).
 #pragma once
 
 #include <limits>
 
-inline constexpr double kInf = std::numeric_limits<double>::infinity();
+template <typename S>
+inline constexpr S kInfinity = std::numeric_limits<S>::infinity();
+inline constexpr double kInf = kInfinity<double>;

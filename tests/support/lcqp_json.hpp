@@ -10,6 +10,7 @@
 
 #include "claw/filters/fliqc.hpp"
 #include "claw/solvers/lcqp.hpp"
+#include "support/infinity.hpp"
 #include "support/json_core.hpp"
 
 namespace claw_test {
@@ -17,8 +18,6 @@ namespace claw_test {
 using LcqpProblemXd = claw::LcqpProblem<double>;
 
 namespace lcqp_json_detail {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 inline Eigen::Index rows_of(const nlohmann::json& v) {
   if (v.is_null()) return 0;
@@ -120,13 +119,13 @@ inline bool read_lcqp(const nlohmann::json& lcqp, bool add_regularisation, LcqpP
   p.g = vec;
   if (!d::matrix(lcqp.value("A", none), nc, n, mat, error, "A")) return false;
   p.A = mat;
-  if (!d::vector(lcqp.value("lbA", none), nc, -d::kInf, vec, error, "lbA")) return false;
+  if (!d::vector(lcqp.value("lbA", none), nc, -kInf, vec, error, "lbA")) return false;
   p.lbA = vec;
-  if (!d::vector(lcqp.value("ubA", none), nc, d::kInf, vec, error, "ubA")) return false;
+  if (!d::vector(lcqp.value("ubA", none), nc, kInf, vec, error, "ubA")) return false;
   p.ubA = vec;
-  if (!d::vector(lcqp.value("lb", none), n, -d::kInf, vec, error, "lb")) return false;
+  if (!d::vector(lcqp.value("lb", none), n, -kInf, vec, error, "lb")) return false;
   p.lb = vec;
-  if (!d::vector(lcqp.value("ub", none), n, d::kInf, vec, error, "ub")) return false;
+  if (!d::vector(lcqp.value("ub", none), n, kInf, vec, error, "ub")) return false;
   p.ub = vec;
   if (!d::matrix(lcqp.at("L"), m, n, mat, error, "L")) return false;
   p.L = mat;
@@ -136,9 +135,9 @@ inline bool read_lcqp(const nlohmann::json& lcqp, bool add_regularisation, LcqpP
   p.lbL = vec;
   if (!d::vector(lcqp.value("lbR", none), m, 0.0, vec, error, "lbR")) return false;
   p.lbR = vec;
-  if (!d::vector(lcqp.value("ubL", none), m, d::kInf, vec, error, "ubL")) return false;
+  if (!d::vector(lcqp.value("ubL", none), m, kInf, vec, error, "ubL")) return false;
   p.ubL = vec;
-  if (!d::vector(lcqp.value("ubR", none), m, d::kInf, vec, error, "ubR")) return false;
+  if (!d::vector(lcqp.value("ubR", none), m, kInf, vec, error, "ubR")) return false;
   p.ubR = vec;
   return true;
 }
@@ -177,7 +176,7 @@ inline bool read_fliqc_params(const nlohmann::json& params, claw::FliqcSettings<
   s.enable_lambda_constraint_in_x = params.value("enable_lambda_constraint_in_x", true);
   s.enable_lambda_constraint_in_L = params.value("enable_lambda_constraint_in_L", false);
   s.enable_esc_vel_constraint = params.value("enable_esc_vel_constraint", false);
-  s.active_threshold = d::kInf;
+  s.active_threshold = kInf;
   return true;
 }
 

@@ -24,5 +24,16 @@ constexpr bool is_valid_interval(Scalar lo, Scalar hi) noexcept {
   return lo <= hi && lo < infinity<Scalar>() && hi > -infinity<Scalar>();
 }
 
+/// True when every pair (lo_i, hi_i) of two vectors of one size passes is_valid_interval. A NaN
+/// end fails it, so a caller that must tell NaN apart looks for one only when this is false.
+template <typename DL, typename DU>
+bool all_valid_intervals(const Eigen::MatrixBase<DL>& lo,
+                         const Eigen::MatrixBase<DU>& hi) noexcept {
+  const Eigen::Index n = lo.size();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (!is_valid_interval(lo.coeff(i), hi.coeff(i))) return false;
+  return true;
+}
+
 }  // namespace detail
 }  // namespace claw

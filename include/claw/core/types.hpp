@@ -94,6 +94,13 @@ constexpr bool all_contiguous() noexcept {
 template <typename Scalar>
 using LaneCount = typename std::conditional<sizeof(Scalar) == 8, std::int64_t, std::int32_t>::type;
 
+/// A size along a dimension of compile-time size N: N itself when it is fixed (a constant, so
+/// the loops over it unroll), else `runtime`.
+template <int N>
+constexpr Eigen::Index fixed_or(Eigen::Index runtime) noexcept {
+  return N != Dynamic ? Eigen::Index(N) : runtime;
+}
+
 }  // namespace detail
 
 /// True when every coefficient of m is finite (no NaN, no Inf).

@@ -170,9 +170,8 @@ class FliqcFilter {
   MatrixNN nullspace_projector() const noexcept { return projector_.matrix(n_); }
 
  private:
-  /// n: N itself when it is fixed (n_ == N then, and the loops over the joints have a constant
-  /// trip count), else n_.
-  Index joints() const noexcept { return N_ != Dynamic ? Index(N_) : n_; }
+  /// n, as a constant when N is fixed (n_ == N then).
+  Index joints() const noexcept { return detail::fixed_or<N_>(n_); }
 
   template <typename DM>
   bool load_mass(const Eigen::MatrixBase<DM>& mass) noexcept {

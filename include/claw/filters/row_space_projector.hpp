@@ -30,7 +30,7 @@ class RowSpaceProjector {
   /// and skipped. All three rows zero: P = I.
   template <typename DR>
   void build(const Eigen::MatrixBase<DR>& rows) noexcept {
-    const Index n = columns(rows.cols());
+    const Index n = fixed_or<N>(rows.cols());
     basis_.resize(3, n);  // within MaxN: no allocation
     rank_ = 0;
     // The three rows' squared norms as three interleaved sums (each in the order j = 0..n-1).
@@ -66,7 +66,7 @@ class RowSpaceProjector {
 
   /// v <- P v = v - U'(U v).
   void apply(VectorN& v) const noexcept {
-    const Index n = columns(v.size());
+    const Index n = fixed_or<N>(v.size());
     for (Index k = 0; k < rank_; ++k) {
       Scalar dot = Scalar(0);
       for (Index j = 0; j < n; ++j) dot += basis_.coeff(k, j) * v.coeff(j);
@@ -83,9 +83,6 @@ class RowSpaceProjector {
   }
 
  private:
-  /// n: N itself when it is fixed (the loops then have a constant trip count), else `runtime`.
-  static Index columns(Index runtime) noexcept { return N != Dynamic ? Index(N) : runtime; }
-
   Index rank_ = 0;
   Eigen::Matrix<Scalar, 3, N, Eigen::RowMajor, 3, MaxN> basis_;
 };

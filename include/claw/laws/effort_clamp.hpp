@@ -110,10 +110,8 @@ Status validate_effort_limits(const EffortLimits<Scalar, N, MaxN>& limits,
   if (limits.kind == EffortLimitKind::Bounds) {
     if (limits.lower.size() != n || limits.upper.size() != n) return Status::SizeMismatch;
     if (!motor_unset) return Status::InvalidParameter;
-    for (Eigen::Index j = 0; j < n; ++j)
-      if (!detail::is_valid_interval(limits.lower.coeff(j), limits.upper.coeff(j)))
-        return Status::InvalidParameter;
-    return Status::Ok;
+    return detail::all_valid_intervals(limits.lower, limits.upper) ? Status::Ok
+                                                                   : Status::InvalidParameter;
   }
   if (limits.stall_effort.size() != n || limits.peak_effort.size() != n ||
       limits.no_load_speed.size() != n)

@@ -137,26 +137,14 @@ class LcqpSolver {
     if (!all_finite(p.Q) || !all_finite(p.g) || !all_finite(p.A) || !all_finite(p.L) ||
         !all_finite(p.R) || !all_finite(p.lbL) || !all_finite(p.lbR))
       return Status::NonFiniteInput;
-    if (bounds_valid(p)) return Status::Ok;
+    if (detail::all_valid_intervals(p.lb, p.ub) && detail::all_valid_intervals(p.lbA, p.ubA) &&
+        detail::all_valid_intervals(p.lbL, p.ubL) && detail::all_valid_intervals(p.lbR, p.ubR))
+      return Status::Ok;
     // A NaN bound fails its interval test too; it is reported as such.
     if (!none_nan(p.lb) || !none_nan(p.ub) || !none_nan(p.lbA) || !none_nan(p.ubA) ||
         !none_nan(p.ubL) || !none_nan(p.ubR))
       return Status::NonFiniteInput;
     return Status::InvalidBounds;
-  }
-
-  /// Every bound pair (box, A, L, R) passes detail::is_valid_interval.
-  static bool bounds_valid(const Problem& p) noexcept {
-    const Index n = p.lb.size(), nc = p.lbA.size(), m = p.lbL.size();
-    for (Index i = 0; i < n; ++i)
-      if (!detail::is_valid_interval(p.lb.coeff(i), p.ub.coeff(i))) return false;
-    for (Index i = 0; i < nc; ++i)
-      if (!detail::is_valid_interval(p.lbA.coeff(i), p.ubA.coeff(i))) return false;
-    for (Index i = 0; i < m; ++i)
-      if (!detail::is_valid_interval(p.lbL.coeff(i), p.ubL.coeff(i)) ||
-          !detail::is_valid_interval(p.lbR.coeff(i), p.ubR.coeff(i)))
-        return false;
-    return true;
   }
 
   /// The monotone path's point in core_.x_, the only complementary point of the LCQP: the certified

@@ -260,14 +260,12 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
     if (guess != nullptr && (guess->bounds.size() != n_ || guess->constraints.size() != m_))
       return refuse(Status::SizeMismatch);
     if (!has_hessian_ || !has_constraints_) return refuse(Status::InvalidProblem);
-    if (!all_finite(g) || !none_nan(lb) || !none_nan(ub) || !none_nan(lba) || !none_nan(uba))
-      return refuse(Status::NonFiniteInput);
-    for (Index i = 0; i < n_; ++i)
-      if (!detail::is_valid_interval(lb.coeff(i), ub.coeff(i)))
-        return refuse(Status::InvalidBounds);
-    for (Index i = 0; i < m_; ++i)
-      if (!detail::is_valid_interval(lba.coeff(i), uba.coeff(i)))
-        return refuse(Status::InvalidBounds);
+    if (!all_finite(g)) return refuse(Status::NonFiniteInput);
+    // A NaN bound fails its interval test too; it is reported as such.
+    if (!detail::all_valid_intervals(lb, ub) || !detail::all_valid_intervals(lba, uba)) {
+      const bool nan = !none_nan(lb) || !none_nan(ub) || !none_nan(lba) || !none_nan(uba);
+      return refuse(nan ? Status::NonFiniteInput : Status::InvalidBounds);
+    }
     g_ = g;
     lb_ = lb;
     ub_ = ub;
