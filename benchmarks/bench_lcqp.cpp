@@ -1,6 +1,6 @@
 // benchmarks/bench_lcqp.cpp: the LCQP solver and the FLIQC filter on the reference instances of
-// $CLAW_REFERENCE_DIR (default tests/data/reference): lcqp/fliqc_instances.json grouped by m (the
-// LCQP alone, problem already assembled, and the whole filter call: assembly + solve), and
+// $CLAW_REFERENCE_DIR (default tests/data/reference): every FLIQC instance file in lcqp/ grouped by
+// m (the LCQP alone, problem already assembled, and the whole filter call: assembly + solve), and
 // lcqp_general/instances.json (random nonconvex + MacMPEC with n <= 100, and IVOCP).
 //
 // Each solve is timed on its own (steady_clock); counters: median_us and p99_us over every solve of
@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,11 +75,11 @@ void set_counters(benchmark::State& state, const std::vector<double>& samples_us
   state.counters["worst_median_us"] = worst;
 }
 
-/// The LCQP alone on the FLIQC instances with m pairs.
-void BM_Lcqp_fliqc(benchmark::State& state) {
-  const auto m = static_cast<std::size_t>(state.range(0));
+/// The LCQP alone on the FLIQC instances of `file` (relative to the reference directory) with m
+/// pairs.
+void BM_Lcqp_fliqc(benchmark::State& state, const std::string& file, std::size_t m) {
   std::vector<claw_test::LcqpProblemXd> problems;
-  for (const auto& inst : load("lcqp/fliqc_instances.json")["instances"])
+  for (const auto& inst : load(file)["instances"])
     if (inst["m"].get<std::size_t>() == m) problems.push_back(problem_of(inst["lcqp"], false));
   if (problems.empty()) {
     state.SkipWithError("no instance with this m");
@@ -88,6 +90,10 @@ void BM_Lcqp_fliqc(benchmark::State& state) {
   claw::LcqpProblem<double, 23, 7, 16> bounded;
   std::vector<claw::LcqpProblem<double, 23, 7, 16>> copies;
   for (const auto& p : problems) {
+    if (p.num_variables() > 23 || p.num_constraints() > 7 || p.num_pairs() > 16) {
+      state.SkipWithError("an instance exceeds LcqpSolver<double, 23, 7, 16>");
+      return;
+    }
     bounded.resize(p.num_variables(), p.num_constraints(), p.num_pairs());
     bounded.Q = p.Q;
     bounded.g = p.g;
@@ -123,8 +129,7 @@ void BM_Lcqp_fliqc(benchmark::State& state) {
 
 /// The whole FLIQC filter call (Pnull, assembly, solve) on the raw inputs of the same instances,
 /// cold (reset() before each call: no warm start from an unrelated instance).
-void BM_FliqcFilter_fliqc(benchmark::State& state) {
-  const auto m = static_cast<std::size_t>(state.range(0));
+void BM_FliqcFilter_fliqc(benchmark::State& state, const std::string& file, std::size_t m) {
   struct Raw {
     claw::FliqcSettings<double> settings;
     Eigen::Matrix<double, 7, 1> guide;
@@ -133,7 +138,7 @@ void BM_FliqcFilter_fliqc(benchmark::State& state) {
     Eigen::Matrix<double, Eigen::Dynamic, 7, Eigen::RowMajor, 16, 7> p;
   };
   std::vector<Raw> raws;
-  for (const auto& inst : load("lcqp/fliqc_instances.json")["instances"]) {
+  for (const auto& inst : load(file)["instances"]) {
     if (inst["m"].get<std::size_t>() != m) continue;
     Raw raw;
     std::string error;
@@ -142,6 +147,11 @@ void BM_FliqcFilter_fliqc(benchmark::State& state) {
       return;
     }
     const auto& r = inst["raw"];
+    if (m > 16 || r["qdot_guide"].size() != 7 || r["J"].size() != 6 || r["psi"].size() != m ||
+        r["P"].size() != m) {
+      state.SkipWithError("an instance is not of FliqcFilter<double, 7, 7, 16> (n = 7, m <= 16)");
+      return;
+    }
     for (int i = 0; i < 7; ++i) raw.guide(i) = r["qdot_guide"][i].get<double>();
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 7; ++j) raw.jacobian(i, j) = r["J"][i][j].get<double>();
@@ -234,16 +244,64 @@ void BM_TimingNoise(benchmark::State& state) {
 void BM_Lcqp_general_random_macmpec_n100(benchmark::State& state) { general(state, 0); }
 void BM_Lcqp_general_ivocp(benchmark::State& state) { general(state, 1); }
 
+/// Whether `data` has the FLIQC instance schema (lcqp/README.md): an `instances` array whose
+/// entries carry m, params, raw and lcqp.
+bool fliqc_schema(const nlohmann::json& data) {
+  if (!data.is_object() || !data.contains("instances") || !data["instances"].is_array() ||
+      data["instances"].empty())
+    return false;
+  for (const auto& inst : data["instances"])
+    if (!inst.contains("m") || !inst.contains("params") || !inst.contains("raw") ||
+        !inst.contains("lcqp"))
+      return false;
+  return true;
+}
+
+/// Registers BM_Lcqp_fliqc/<file>/<m> and BM_FliqcFilter_fliqc/<file>/<m> for every FLIQC instance
+/// file in the reference directory's lcqp/ (in name order) and every m it holds (ascending): all
+/// the LCQP benchmarks first, then the filter's, each file's in turn.
+bool register_fliqc_benchmarks() {
+  const std::filesystem::path dir = std::filesystem::path(claw_test::reference_dir()) / "lcqp";
+  std::error_code error;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::vector<std::pair<std::string, std::size_t>> groups;  // (file, m)
+  for (const auto& name : names) {
+    const nlohmann::json& data = load("lcqp/" + name);
+    if (!fliqc_schema(data)) continue;
+    std::set<std::size_t> sizes;
+    for (const auto& inst : data["instances"]) sizes.insert(inst["m"].get<std::size_t>());
+    for (const std::size_t m : sizes) groups.emplace_back(name, m);
+  }
+  if (groups.empty())
+    std::fprintf(stderr, "bench_lcqp: no FLIQC instance file in %s\n", dir.c_str());
+  for (const auto& [name, m] : groups) {
+    const std::string stem = std::filesystem::path(name).stem().string();
+    benchmark::RegisterBenchmark(
+        ("BM_Lcqp_fliqc/" + stem + "/" + std::to_string(m)).c_str(),
+        [file = "lcqp/" + name, m = m](benchmark::State& state) { BM_Lcqp_fliqc(state, file, m); })
+        ->Unit(benchmark::kMicrosecond);
+  }
+  for (const auto& [name, m] : groups) {
+    const std::string stem = std::filesystem::path(name).stem().string();
+    benchmark::RegisterBenchmark(("BM_FliqcFilter_fliqc/" + stem + "/" + std::to_string(m)).c_str(),
+                                 [file = "lcqp/" + name, m = m](benchmark::State& state) {
+                                   BM_FliqcFilter_fliqc(state, file, m);
+                                 })
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}
+
 }  // namespace
 
-BENCHMARK(BM_Lcqp_fliqc)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_FliqcFilter_fliqc)
-    ->Arg(1)
-    ->Arg(2)
-    ->Arg(4)
-    ->Arg(8)
-    ->Arg(16)
-    ->Unit(benchmark::kMicrosecond);
+// Registration order is run order: the FLIQC groups, then the timing noise and the general sets.
+namespace {
+const bool kFliqcBenchmarksRegistered = register_fliqc_benchmarks();
+}  // namespace
+
 BENCHMARK(BM_TimingNoise)->Arg(1000)->Arg(2500)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Lcqp_general_random_macmpec_n100)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_Lcqp_general_ivocp)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(1);
