@@ -160,6 +160,21 @@ Problem two_variable(double a1, double a2) {
   return p;
 }
 
+/// Rows and box that hold at x0: lbA_i = a_i'x0 - U(0, 1), ubA_i = +inf or a_i'x0 + U(0, 1), and
+/// each bound of x_j at 0.5 + U(0, 1) from x0_j with probability 1/2 (else infinite).
+void hold_at(std::mt19937& rng, const VectorXd& x0, Problem& p) {
+  std::uniform_real_distribution<double> s(0.0, 1.0);
+  const VectorXd ax = p.A * x0;
+  for (Index i = 0; i < p.num_constraints(); ++i) {
+    p.lbA(i) = ax(i) - s(rng);
+    p.ubA(i) = s(rng) < 0.5 ? kInf : ax(i) + s(rng);
+  }
+  for (Index i = 0; i < p.num_variables(); ++i) {
+    if (s(rng) < 0.5) p.lb(i) = x0(i) - 0.5 - s(rng);
+    if (s(rng) < 0.5) p.ub(i) = x0(i) + 0.5 + s(rng);
+  }
+}
+
 /// A random LCQP with Q = B'B + I, dense A, L, R rows, feasible by construction at a random x0
 /// (each pair tight on a random side there, the other side with slack); some rows, bounds and upper
 /// pair bounds are two-sided.
@@ -171,15 +186,7 @@ Problem random_lcqp(std::mt19937& rng, int n, int nc, int m) {
   p.g = VectorXd::NullaryExpr(n, [&] { return 3.0 * u(rng); });
   const VectorXd x0 = VectorXd::NullaryExpr(n, [&] { return u(rng); });
   p.A = MatrixXd::NullaryExpr(nc, n, [&] { return u(rng); });
-  const VectorXd ax = p.A * x0;
-  for (int i = 0; i < nc; ++i) {
-    p.lbA(i) = ax(i) - s(rng);
-    p.ubA(i) = s(rng) < 0.5 ? kInf : ax(i) + s(rng);
-  }
-  for (int i = 0; i < n; ++i) {
-    if (s(rng) < 0.5) p.lb(i) = x0(i) - 0.5 - s(rng);
-    if (s(rng) < 0.5) p.ub(i) = x0(i) + 0.5 + s(rng);
-  }
+  hold_at(rng, x0, p);
   p.L = MatrixXd::NullaryExpr(m, n, [&] { return u(rng); });
   p.R = MatrixXd::NullaryExpr(m, n, [&] { return u(rng); });
   const VectorXd lx = p.L * x0, rx = p.R * x0;
@@ -676,6 +683,54 @@ TEST_CASE("LCQP monotone path: FLIQC-like problems are certified and match the e
   CHECK(with_contacts >= 15);
 }
 
+TEST_CASE("LCQP: one side selects, the other side's M is not S D: the enumerated optimum",
+          "[lcqp]") {
+  // x = [y; lambda], y = b + E lambda (equalities), L selects lambda, R random: w = c + M lambda
+  // with M = R_y E + R_lambda arbitrary. Where M_ij M_ji < 0 (or M_ii <= 0) no positive diagonal D
+  // makes M D^-1 symmetric semidefinite, so the LCP is not monotone and the monotone path must
+  // not claim the optimum: every certified answer equals the enumeration, on whatever path.
+  std::mt19937 rng(20261207);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Solver solver;
+  int monotone = 0, other = 0, infeasible = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const int ny = 1 + trial % 4, m = 2 + (trial / 4) % 3, n = ny + m;
+    Problem p(n, ny, m);
+    p.Q.setIdentity();
+    for (int j = 0; j < n; ++j) p.g(j) = normal(rng);
+    p.A.leftCols(ny).setIdentity();
+    for (int i = 0; i < ny; ++i) {
+      for (int j = 0; j < m; ++j) p.A(i, ny + j) = normal(rng);
+      p.lbA(i) = p.ubA(i) = normal(rng);
+    }
+    for (int i = 0; i < m; ++i) {
+      p.L(i, ny + i) = 1.0;
+      for (int j = 0; j < n; ++j) p.R(i, j) = normal(rng);
+      p.lbR(i) = normal(rng);
+    }
+    p.lb.setConstant(-10.0);
+    p.ub.setConstant(10.0);
+    const Enumeration e = enumerate(p);
+    const auto& r = solver.solve(p);
+    INFO("trial " << trial << " ny " << ny << " m " << m << " path " << static_cast<int>(r.path));
+    REQUIRE(r.certified_global);
+    if (!e.feasible) {
+      CHECK(r.status == Status::Infeasible);
+      ++infeasible;
+      continue;
+    }
+    REQUIRE(r.status == Status::Ok);
+    check_ok_point(p, r);
+    CHECK(same_objective(r.objective, e.objective, 1e-8));
+    (r.path == LcqpPath::Monotone ? monotone : other) += 1;
+  }
+  // Most of these LCPs are not monotone (branch and bound decides them); some are, and a share
+  // of the problems is infeasible.
+  CHECK(other >= 300);
+  CHECK(monotone >= 5);
+  CHECK(infeasible >= 30);
+}
+
 TEST_CASE(
     "LCQP monotone path: duplicated contacts (lambda not unique) fall through to branch and "
     "bound",
@@ -960,6 +1015,67 @@ TEST_CASE("LCQP branch and bound: loose QP tolerances, same certified optimum", 
     CHECK(same_objective(r.objective, e.objective, 1e-10));
     CHECK((r.x - e.x).lpNorm<Eigen::Infinity>() <= 1e-8);
   }
+}
+
+TEST_CASE("LCQP branch and bound, loose QP tolerances: no certified answer above the optimum",
+          "[lcqp]") {
+  // QpSettings::stationarity_tolerance = 0.5 and dependence_tolerance = 0.3: node QPs answer Ok
+  // at points that are not their minimisers, which branch and bound must not take as node bounds
+  // (a bound above the node's minimum prunes the branch that holds the optimum). Random LCQPs with
+  // Q, g and x spread over decades, nearly dependent rows and pairs. A certified answer may lie
+  // below the default settings' certified optimum (a point within the feasibility tolerance of
+  // another branch), never above it by more than the prune tolerance.
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), s(0.0, 1.0);
+  Settings b_and_b, loose;
+  b_and_b.use_monotone_path = false;
+  loose.use_monotone_path = false;
+  loose.qp.stationarity_tolerance = 0.5;
+  loose.qp.dependence_tolerance = 0.3;
+  Solver exact, solver;
+  REQUIRE(exact.set_settings(b_and_b) == Status::Ok);
+  REQUIRE(solver.set_settings(loose) == Status::Ok);
+  auto spread = [&](Index rows, Index cols) {
+    return MatrixXd::NullaryExpr(rows, cols, [&] { return u(rng); });
+  };
+  int compared = 0;
+  for (int t = 0; t < 1000; ++t) {
+    const int m = 1 + t % 6, n = 2 + (t / 6) % 8, nc = (t / 48) % 5;
+    Problem p(n, nc, m);
+    const MatrixXd b = spread(n, n);
+    const double q_scale = std::pow(10.0, 3.0 * u(rng));
+    p.Q = b.transpose() * b * q_scale + MatrixXd::Identity(n, n);
+    const double g_scale = std::pow(10.0, 3.0 * u(rng));
+    for (int i = 0; i < n; ++i) p.g(i) = g_scale * u(rng);
+    const VectorXd x0 =
+        VectorXd::NullaryExpr(n, [&] { return u(rng) * std::pow(10.0, 2.0 * u(rng)); });
+    p.A = spread(nc, n);
+    for (int i = 1; i < nc; ++i)
+      if (s(rng) < 0.5) p.A.row(i) = p.A.row(0) + 1e-5 * spread(1, n);
+    hold_at(rng, x0, p);
+    p.L = spread(m, n);
+    p.R = spread(m, n);
+    for (int i = 0; i < m; ++i)
+      if (s(rng) < 0.3) p.R.row(i) = p.L.row(i) + 1e-5 * spread(1, n);
+    if (m > 1 && s(rng) < 0.3) p.L.row(1) = p.L.row(0) + 1e-6 * spread(1, n);
+    const VectorXd lx = p.L * x0, rx = p.R * x0;
+    for (int i = 0; i < m; ++i) {
+      const bool l_tight = s(rng) < 0.5;
+      p.lbL(i) = lx(i) - (l_tight ? 0.0 : s(rng));
+      p.lbR(i) = rx(i) - (l_tight ? s(rng) : 0.0);
+    }
+    const auto reference = exact.solve(p);
+    const auto& r = solver.solve(p);
+    if (!(r.certified_global && r.status == Status::Ok && reference.certified_global &&
+          reference.status == Status::Ok))
+      continue;
+    ++compared;
+    INFO("trial " << t << " n " << n << " nc " << nc << " m " << m);
+    const double allowance =
+        b_and_b.prune_tolerance * std::max(1.0, std::fabs(reference.objective));
+    CHECK(r.objective <= reference.objective + allowance);
+  }
+  CHECK(compared >= 250);
 }
 
 // === warm start, float, sizes

@@ -3,6 +3,7 @@
 // published laws.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -100,6 +101,51 @@ TEST_CASE("slew limit turns a step into a ramp of slope exactly S", "[pid][slew]
   REQUIRE(out(1) == -4 * rate * h);
   REQUIRE(limiter.configure(Eigen::Vector2d(0.0, 1.0), claw::SlewStart::FromZero) ==
           Status::InvalidParameter);
+}
+
+TEST_CASE("input ranges clip q*, v* and ff before the law, each range alone and all three",
+          "[pid][closed-form]") {
+  // u_j = kp (clip(q*_j) - q_j) + kd (clip(v*_j) - v_j) + clip(ff_j) (no integral): each input is
+  // clipped to its range first (MuJoCo's ctrlrange), whichever range is set.
+  using Vec3 = Eigen::Vector3d;
+  const double kp = 10.0, kd = 2.0;
+  const Vec3 target(3.0, -3.0, 0.25), target_velocity(1.0, -1.0, 0.125),
+      feedforward(5.0, -5.0, 1.0);
+  const Vec3 q(0.5, 0.5, 0.5), v(0.0, 0.25, 0.0);
+  for (int ranges = 1; ranges <= 4; ++ranges) {
+    const bool target_range = ranges == 1 || ranges == 4;
+    const bool velocity_range = ranges == 2 || ranges == 4;
+    const bool feedforward_range = ranges == 3 || ranges == 4;
+    INFO("target range " << target_range << ", velocity range " << velocity_range
+                         << ", feedforward range " << feedforward_range);
+    claw::PidSettings<double, 3> s;
+    s.kp.setConstant(kp);
+    s.ki.setZero();
+    s.kd.setConstant(kd);
+    if (target_range) {
+      s.target_min.setConstant(-1.0);
+      s.target_max.setConstant(1.0);
+    }
+    if (velocity_range) {
+      s.target_velocity_min.setConstant(-0.5);
+      s.target_velocity_max.setConstant(0.5);
+    }
+    if (feedforward_range) {
+      s.feedforward_min.setConstant(-2.0);
+      s.feedforward_max.setConstant(2.0);
+    }
+    claw::Pid<double, 3> pid;
+    REQUIRE(pid.configure(s) == Status::Ok);
+    Vec3 out;
+    REQUIRE(pid.update(target, target_velocity, feedforward, q, v, out) == Status::Ok);
+    for (int j = 0; j < 3; ++j) {
+      const double r = target_range ? std::clamp(target(j), -1.0, 1.0) : target(j);
+      const double vr =
+          velocity_range ? std::clamp(target_velocity(j), -0.5, 0.5) : target_velocity(j);
+      const double ff = feedforward_range ? std::clamp(feedforward(j), -2.0, 2.0) : feedforward(j);
+      CHECK(out(j) == kp * (r - q(j)) + kd * (vr - v(j)) + ff);
+    }
+  }
 }
 
 TEST_CASE("integral clamp and I-term clamp hold the integral exactly at their limits",

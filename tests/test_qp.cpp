@@ -550,6 +550,89 @@ TEST_CASE("QPs infeasible by 1e-6 are reported Infeasible", "[qp]") {
   }
 }
 
+TEST_CASE("rows inconsistent by less than the Ok tolerance are never certified Infeasible",
+          "[qp]") {
+  // x >= 1 and x <= 1 - delta (two rows, t = infeasibility_tolerance = 1e-9). Infeasible promises
+  // that no x violates both rows by at most t (1 + |b|) ~ 2t; x = 1 - delta / 2 violates each by
+  // delta / 2, so for delta < 4t such a point exists and Infeasible would be false: the answer is
+  // another status. Far beyond (delta = 1e-6) the certificate holds and is Infeasible.
+  const double t = claw::QpSettings<double>{}.infeasibility_tolerance;
+  for (const double delta : {2.5 * t, 3.0 * t, 3.5 * t, 1e-6}) {
+    INFO("delta / t = " << delta / t);
+    Problem p = unconstrained(1, 2);
+    p.a << 1, 1;
+    p.lba << 1, -kInf;
+    p.uba << kInf, 1 - delta;
+    claw::QpSolverXd solver(1, 2);
+    const auto& r = solve(solver, p);
+    if (delta < 4 * t)
+      CHECK(r.status != Status::Infeasible);
+    else
+      CHECK(r.status == Status::Infeasible);
+  }
+}
+
+TEST_CASE("a loose dependence_tolerance never makes a non-minimiser Ok", "[qp]") {
+  // dependence_tolerance = 0.3 lets the iteration treat independent rows as dependent (rows built
+  // 0.3 apart here) and stop at points that are not minimisers; the answer's verification must
+  // then refuse them. Every Ok answer, cold and warm, is a KKT point by the test's own residuals.
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), s(0.0, 1.0);
+  claw::QpSettings<double> settings;
+  settings.dependence_tolerance = 0.3;
+  int ok = 0, refused = 0;
+  for (int t = 0; t < 1000; ++t) {
+    const int n = 2 + t % 6, m = 1 + (t / 6) % 8;
+    Problem p = unconstrained(n, m);
+    const MatrixXd b = MatrixXd::NullaryExpr(n, n, [&] { return u(rng); });
+    p.q = b.transpose() * b + 0.1 * MatrixXd::Identity(n, n);
+    p.g = VectorXd::NullaryExpr(n, [&] { return 3.0 * u(rng); });
+    p.a = MatrixXd::NullaryExpr(m, n, [&] { return u(rng); });
+    for (int i = 1; i < m; ++i)
+      if (s(rng) < 0.3)
+        p.a.row(i) =
+            p.a.row(i - 1) + 0.3 * Eigen::RowVectorXd::NullaryExpr(n, [&] { return u(rng); });
+    const VectorXd x0 = VectorXd::NullaryExpr(n, [&] { return u(rng); });
+    const VectorXd ax = p.a * x0;
+    for (int i = 0; i < m; ++i) {
+      p.lba(i) = ax(i) - (s(rng) < 0.3 ? 0.0 : s(rng));
+      p.uba(i) = s(rng) < 0.5 ? kInf : ax(i) + s(rng);
+    }
+    for (int j = 0; j < n; ++j) {
+      p.lb(j) = s(rng) < 0.5 ? -kInf : x0(j) - s(rng);
+      p.ub(j) = s(rng) < 0.5 ? kInf : x0(j) + s(rng);
+    }
+    claw::QpSolverXd solver(n, m);
+    REQUIRE(solver.set_settings(settings) == Status::Ok);
+    INFO("trial " << t << " n " << n << " m " << m);
+    // Cold, then warm from the cold answer's active set with another g.
+    Problem moved = p;
+    moved.g += 0.5 * VectorXd::NullaryExpr(n, [&] { return u(rng); });
+    for (int pass = 0; pass < 2; ++pass) {
+      const Problem& q = pass == 0 ? p : moved;
+      const auto& r = pass == 0
+                          ? solve(solver, p)
+                          : solver.solve(q.g, q.lb, q.ub, q.lba, q.uba, solver.result().active_set);
+      // Feasible by construction (x0): never Infeasible; undecided answers say so.
+      CHECK(r.status != Status::Infeasible);
+      if (r.status != Status::Ok) {
+        CHECK((r.status == Status::IllConditioned || r.status == Status::MaxIterations));
+        ++refused;
+        continue;
+      }
+      ++ok;
+      const Kkt k = kkt(q, solver);
+      const double scale =
+          1.0 + q.q.cwiseAbs().maxCoeff() * r.x.cwiseAbs().maxCoeff() + q.g.cwiseAbs().maxCoeff();
+      CHECK(k.stationarity <= 1e-8 * scale);
+      CHECK(k.primal <= 1e-8 * (1.0 + r.x.cwiseAbs().maxCoeff()));
+    }
+  }
+  // Both kinds occur: the verification refuses some stops and passes most.
+  CHECK(ok >= 1500);
+  CHECK(refused >= 100);
+}
+
 TEST_CASE("fixed, bounded and dynamic sizes give the same answer", "[qp]") {
   std::mt19937 rng(7);
   for (int t = 0; t < 10; ++t) {
@@ -794,6 +877,20 @@ TEST_CASE("MaxIterations stops at the cap; a warm start from its active set fini
   settings.max_iterations = 10;
   settings.feasibility_tolerance = std::numeric_limits<double>::quiet_NaN();
   CHECK(solver.set_settings(settings) == Status::InvalidParameter);
+  CHECK(solver.settings().max_iterations == 1000);
+  // Each tolerance negative, NaN or infinite is refused alone (the others at their defaults).
+  using Tolerance = double claw::QpSettings<double>::*;
+  for (const Tolerance t : {&claw::QpSettings<double>::feasibility_tolerance,
+                            &claw::QpSettings<double>::infeasibility_tolerance,
+                            &claw::QpSettings<double>::stationarity_tolerance,
+                            &claw::QpSettings<double>::dependence_tolerance}) {
+    for (const double bad : {-1e-12, std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity()}) {
+      claw::QpSettings<double> wrong;
+      wrong.*t = bad;
+      CHECK(solver.set_settings(wrong) == Status::InvalidParameter);
+    }
+  }
   CHECK(solver.settings().max_iterations == 1000);
 }
 

@@ -1,9 +1,10 @@
 // tests/test_solver_kernels.cpp: small solver kernels pinned by closed forms:
 // detail::euclidean_norm in every range of its inputs (ordinary, tiny, huge, zero, NaN; double and
-// float), and the LCQP monotone path's line x = x0 + T lambda, which takes a shortcut when the
-// equalities are [I | E_lambda] on x = [y; lambda]: the same LCQP written so that the shortcut
-// applies, with scaled equality rows (elimination) and with lambda first (gathered columns) must
-// agree.
+// float), the NaN-ignoring max / min against std::fmax / std::fmin, and the LCQP monotone path's
+// line x = x0 + T lambda, which takes a shortcut when the equalities are [I | E_lambda] on
+// x = [y; lambda]: the same LCQP written so that the shortcut applies, with scaled equality rows
+// (elimination), with the rows reversed (row exchanges) and with lambda first (gathered columns)
+// must agree.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <random>
 
+#include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/qp_linalg.hpp"
 #include "claw/solvers/lcqp.hpp"
 #include "support/solver_instances.hpp"
@@ -81,14 +83,36 @@ claw::LcqpProblem<double> monotone_lcqp(std::mt19937& rng, Eigen::Index ny, Eige
 
 }  // namespace
 
+TEMPLATE_TEST_CASE("max_ignoring_nan and min_ignoring_nan follow std::fmax and std::fmin",
+                   "[kernels]", float, double) {
+  // The residuals and Lemke's readout take the larger (smaller) of two numbers with a NaN one
+  // ignored; the answer is NaN only when both are. Every pair of special and ordinary values.
+  using S = TestType;
+  const S nan = std::numeric_limits<S>::quiet_NaN(), inf = std::numeric_limits<S>::infinity();
+  const S values[] = {
+      nan, -inf, S(-1), S(-0.0), S(0), S(0.5), S(1), inf, std::numeric_limits<S>::denorm_min()};
+  int pairs = 0;
+  for (const S a : values)
+    for (const S b : values) {
+      INFO("a " << a << " b " << b);
+      const S hi = claw::detail::max_ignoring_nan(a, b), lo = claw::detail::min_ignoring_nan(a, b);
+      const S hi_ref = std::fmax(a, b), lo_ref = std::fmin(a, b);
+      // Equal as numbers (which zero of -0 and +0 is returned is unspecified for fmax / fmin).
+      CHECK((std::isnan(hi) ? std::isnan(hi_ref) : hi == hi_ref));
+      CHECK((std::isnan(lo) ? std::isnan(lo_ref) : lo == lo_ref));
+      ++pairs;
+    }
+  CHECK(pairs == 81);
+}
+
 TEST_CASE("euclidean_norm: closed forms in every range, double and float", "[kernels]") {
   check_norm_closed_forms<double>();
   check_norm_closed_forms<float>();
 }
 
 TEST_CASE(
-    "LCQP monotone path: the line is the same with E_y = I, with scaled rows and with lambda "
-    "first",
+    "LCQP monotone path: the line is the same with E_y = I, with scaled rows, with the rows in "
+    "reverse order and with lambda first",
     "[kernels][lcqp]") {
   std::mt19937 rng(20261206);
   claw::LcqpSolver<double> solver;
@@ -105,6 +129,12 @@ TEST_CASE(
       scaled.lbA(r) *= s;
       scaled.ubA(r) *= s;
     }
+    // Rows in reverse order: E_y is the reversed identity, whose elimination must exchange rows
+    // (its first column's only nonzero is in the last row).
+    auto reversed = direct;
+    reversed.A = direct.A.colwise().reverse();
+    reversed.lbA = direct.lbA.reverse();
+    reversed.ubA = direct.ubA.reverse();
     // Variables reordered to x' = [lambda; y]: the selected columns come first.
     Eigen::VectorXi order(n);  // x'_k = x_order(k)
     for (Eigen::Index k = 0; k < m; ++k) order(k) = static_cast<int>(ny + k);
@@ -121,16 +151,20 @@ TEST_CASE(
     const auto a = solver.solve(direct);
     const auto b = solver.solve(scaled);
     const auto c = solver.solve(swapped);
+    const auto d = solver.solve(reversed);
     INFO("trial " << trial);
     REQUIRE(a.path == claw::LcqpPath::Monotone);
     REQUIRE(b.path == claw::LcqpPath::Monotone);
     REQUIRE(c.path == claw::LcqpPath::Monotone);
+    REQUIRE(d.path == claw::LcqpPath::Monotone);
     REQUIRE(a.status == b.status);
     REQUIRE(a.status == c.status);
+    REQUIRE(a.status == d.status);
     CHECK(a.certified_global);
     if (a.status != claw::Status::Ok) continue;
     const double scale = 1.0 + a.x.lpNorm<Eigen::Infinity>();
     CHECK((a.x - b.x).lpNorm<Eigen::Infinity>() <= 1e-12 * scale);
+    CHECK((a.x - d.x).lpNorm<Eigen::Infinity>() <= 1e-12 * scale);
     for (Eigen::Index k = 0; k < n; ++k) CHECK(std::fabs(c.x(k) - a.x(order(k))) <= 1e-12 * scale);
     if (a.x.tail(m).maxCoeff() > 1e-6) ++pushed;
   }
