@@ -22,6 +22,10 @@ struct LcqpBranches {
   /// still solves Ok with primal residual <= 1e-12 with every inequality side and bound moved
   /// inward by 1e-9 (1 + ||x||_inf)
   bool clearly_feasible = false;
+  /// The smallest ||x||_inf among the clearly feasible branch points (+inf if none): an
+  /// infeasibility certificate decided at tolerance t covers only ||x||_inf <= t / eps (its reach,
+  /// docs/numerics.md), so only a point within it contradicts an Infeasible answer.
+  Scalar nearest_clearly_feasible = claw::infinity<Scalar>();
   /// The value a correct certified optimum may not exceed: the smallest, over the branches whose
   /// point meets QpSolver's own stopping test (meets_stopping_test), of the branch re-solved with
   /// its inequality sides and bounds moved inward by twice its point's largest violation v (along
@@ -112,11 +116,13 @@ LcqpBranches<Scalar> solve_lcqp_branches(
       for (Eigen::Index i = 0; i < rows.rows(); ++i)
         tighten(lo_in(i), hi_in(i), by * rows.row(i).norm());
     };
-    if (!out.clearly_feasible && branch.residuals.primal <= Scalar(1e-12)) {
+    const Scalar x_norm = branch.x.template lpNorm<Eigen::Infinity>();
+    if (x_norm < out.nearest_clearly_feasible && branch.residuals.primal <= Scalar(1e-12)) {
       const Scalar rounding_tolerance = Scalar(16) * std::numeric_limits<Scalar>::epsilon();
       if (meets_stopping_test(rounding_tolerance, branch.x, p.lb, p.ub, rows, lo, hi)) {
-        out.clearly_feasible =
-            true;  // feasible up to rounding: 16 eps (1 + ||x||) and the row products'
+        // Feasible up to rounding: 16 eps (1 + ||x||) and the row products'.
+        out.clearly_feasible = true;
+        out.nearest_clearly_feasible = x_norm;
       } else {
         // Otherwise clearly feasible when still solved within 1e-12 with every inequality side and
         // bound moved inward by 1e-9 (1 + ||x||_inf) along its unit normal. A point within 1e-12 of
@@ -128,8 +134,10 @@ LcqpBranches<Scalar> solve_lcqp_branches(
         auto inner_lo = lo, inner_hi = hi;
         tighten_all(margin, inner_lb, inner_ub, inner_lo, inner_hi);
         const auto& inner = qp.solve(p.g, inner_lb, inner_ub, inner_lo, inner_hi);
-        if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12))
+        if (inner.status == claw::Status::Ok && inner.residuals.primal <= Scalar(1e-12)) {
           out.clearly_feasible = true;
+          out.nearest_clearly_feasible = x_norm;
+        }
         // `branch` refers to the solver's result: a cold solve is deterministic, so this restores
         // it.
         static_cast<void>(qp.solve(p.g, p.lb, p.ub, lo, hi));

@@ -56,10 +56,13 @@ struct LcqpResiduals {
 ///  - Ok: x is feasible and complementary within LcqpSettings::feasibility_tolerance; objective
 ///    1/2 x'Qx + g'x (the Q given, without regularisation); certified_global says whether x is
 ///    proved a global minimiser (monotone path, or branch and bound that finished).
-///  - Infeasible: no point satisfies the constraints and the complementarity. Always certified
-///    (certified_global = true): by Lemke's ray (a Farkas certificate re-checked against the LCP's
-///    error bounds, check_lcp_certificate) or a box violation of the unique LCP point on the
-///    monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
+///  - Infeasible: no point satisfies the constraints and the complementarity within the
+///    tolerance, among the points a certificate of this precision reaches, ||x||_inf <= t / eps
+///    (t the tolerance it was decided at: feasibility_tolerance on the monotone path,
+///    qp.infeasibility_tolerance in the branch QPs; beyond it x's own rounding exceeds t). Always
+///    certified (certified_global = true): by Lemke's ray (a Farkas certificate re-checked against
+///    the LCP's error bounds, check_lcp_certificate) or a box violation of the unique LCP point on
+///    the monotone path, by an infeasible relaxation, or by branch and bound that finished. x = 0.
 ///  - MaxIterations: the homotopy (iteration or penalty cap) or branch and bound (node cap, or a
 ///    subproblem that failed) stopped without a feasible complementary point. Nothing is proved;
 ///    x = 0. NumericalOverflow: the monotone path's point (or its objective) overflowed (finite
