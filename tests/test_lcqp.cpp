@@ -1047,8 +1047,10 @@ TEST_CASE("LCQP branch and bound, loose QP tolerances: no certified answer above
     p.Q = b.transpose() * b * q_scale + MatrixXd::Identity(n, n);
     const double g_scale = std::pow(10.0, 3.0 * u(rng));
     for (int i = 0; i < n; ++i) p.g(i) = g_scale * u(rng);
-    const VectorXd x0 =
-        VectorXd::NullaryExpr(n, [&] { return u(rng) * std::pow(10.0, 2.0 * u(rng)); });
+    const VectorXd x0 = VectorXd::NullaryExpr(n, [&] {
+      const double value = u(rng);  // drawn first, then its decade (a fixed order)
+      return value * std::pow(10.0, 2.0 * u(rng));
+    });
     p.A = spread(nc, n);
     for (int i = 1; i < nc; ++i)
       if (s(rng) < 0.5) p.A.row(i) = p.A.row(0) + 1e-5 * spread(1, n);

@@ -575,12 +575,13 @@ TEST_CASE("rows inconsistent by less than the Ok tolerance are never certified I
 TEST_CASE("a loose dependence_tolerance never makes a non-minimiser Ok", "[qp]") {
   // dependence_tolerance = 0.3 lets the iteration treat independent rows as dependent (rows built
   // 0.3 apart here) and stop at points that are not minimisers; the answer's verification must
-  // then refuse them. Every Ok answer, cold and warm, is a KKT point by the test's own residuals.
+  // then refuse them. Every Ok answer, cold and warm, is stationary and primal feasible by the
+  // test's own residuals.
   std::mt19937 rng(2026);
   std::uniform_real_distribution<double> u(-1.0, 1.0), s(0.0, 1.0);
   claw::QpSettings<double> settings;
   settings.dependence_tolerance = 0.3;
-  int ok = 0, refused = 0;
+  int ok = 0, refused = 0, capped = 0;
   for (int t = 0; t < 1000; ++t) {
     const int n = 2 + t % 6, m = 1 + (t / 6) % 8;
     Problem p = unconstrained(n, m);
@@ -617,7 +618,7 @@ TEST_CASE("a loose dependence_tolerance never makes a non-minimiser Ok", "[qp]")
       CHECK(r.status != Status::Infeasible);
       if (r.status != Status::Ok) {
         CHECK((r.status == Status::IllConditioned || r.status == Status::MaxIterations));
-        ++refused;
+        (r.status == Status::IllConditioned ? refused : capped) += 1;
         continue;
       }
       ++ok;
@@ -628,7 +629,8 @@ TEST_CASE("a loose dependence_tolerance never makes a non-minimiser Ok", "[qp]")
       CHECK(k.primal <= 1e-8 * (1.0 + r.x.cwiseAbs().maxCoeff()));
     }
   }
-  // Both kinds occur: the verification refuses some stops and passes most.
+  // Both kinds occur: the verification refuses some stops (IllConditioned) and passes most.
+  INFO("Ok " << ok << ", IllConditioned " << refused << ", MaxIterations " << capped);
   CHECK(ok >= 1500);
   CHECK(refused >= 100);
 }

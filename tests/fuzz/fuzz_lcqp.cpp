@@ -5,7 +5,7 @@
 // problems: branch and bound's certified answer is no worse than any of the 2^m branch QPs (each
 // solved by QpSolver) beyond what the branch's point gained from its violations within the
 // tolerance (see claw_test::LcqpBranches), and Infeasible only when no branch QP is clearly
-// feasible at a point within the certificates' reach (||x||_inf <= t / eps).
+// feasible at its minimiser within the certificates' reach (||x||_inf <= t / eps).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

@@ -22,9 +22,11 @@ struct LcqpBranches {
   /// still solves Ok with primal residual <= 1e-12 with every inequality side and bound moved
   /// inward by 1e-9 (1 + ||x||_inf)
   bool clearly_feasible = false;
-  /// The smallest ||x||_inf among the clearly feasible branch points (+inf if none): an
-  /// infeasibility certificate decided at tolerance t covers only ||x||_inf <= t / eps (its reach,
-  /// docs/numerics.md), so only a point within it contradicts an Infeasible answer.
+  /// The smallest ||x||_inf among the clearly feasible branch points, each branch's minimiser
+  /// (+inf if none). An infeasibility certificate decided at tolerance t covers only ||x||_inf <=
+  /// t / eps (its reach, docs/numerics.md), so a point beyond it does not contradict an Infeasible
+  /// answer. (A branch whose minimiser lies beyond the reach while other feasible points of it lie
+  /// within is not seen here.)
   Scalar nearest_clearly_feasible = claw::infinity<Scalar>();
   /// The value a correct certified optimum may not exceed: the smallest, over the branches whose
   /// point meets QpSolver's own stopping test (meets_stopping_test), of the branch re-solved with
