@@ -277,21 +277,17 @@ bool register_fliqc_benchmarks() {
   }
   if (groups.empty())
     std::fprintf(stderr, "bench_lcqp: no FLIQC instance file in %s\n", dir.c_str());
-  for (const auto& [name, m] : groups) {
-    const std::string stem = std::filesystem::path(name).stem().string();
-    benchmark::RegisterBenchmark(
-        ("BM_Lcqp_fliqc/" + stem + "/" + std::to_string(m)).c_str(),
-        [file = "lcqp/" + name, m = m](benchmark::State& state) { BM_Lcqp_fliqc(state, file, m); })
-        ->Unit(benchmark::kMicrosecond);
-  }
-  for (const auto& [name, m] : groups) {
-    const std::string stem = std::filesystem::path(name).stem().string();
-    benchmark::RegisterBenchmark(("BM_FliqcFilter_fliqc/" + stem + "/" + std::to_string(m)).c_str(),
-                                 [file = "lcqp/" + name, m = m](benchmark::State& state) {
-                                   BM_FliqcFilter_fliqc(state, file, m);
-                                 })
-        ->Unit(benchmark::kMicrosecond);
-  }
+  using Group = void (*)(benchmark::State&, const std::string&, std::size_t);
+  for (const auto& [prefix, run] :
+       {std::pair<const char*, Group>{"BM_Lcqp_fliqc/", BM_Lcqp_fliqc},
+        std::pair<const char*, Group>{"BM_FliqcFilter_fliqc/", BM_FliqcFilter_fliqc}})
+    for (const auto& [name, m] : groups) {
+      const std::string stem = std::filesystem::path(name).stem().string();
+      benchmark::RegisterBenchmark((prefix + stem + "/" + std::to_string(m)).c_str(),
+                                   [run = run, file = "lcqp/" + name,
+                                    m = m](benchmark::State& state) { run(state, file, m); })
+          ->Unit(benchmark::kMicrosecond);
+    }
   return true;
 }
 
