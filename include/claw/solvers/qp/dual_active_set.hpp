@@ -172,16 +172,16 @@ class QpDualActiveSet {
     return certified ? Status::Infeasible : Status::IllConditioned;
   }
 
-  /// Equalities left out of W as dependent, and Implied constraints, must hold at x (implied by
-  /// W's equalities, or constant for a zero row): the first that misses by more than the
-  /// infeasibility threshold gets the verdict of infeasibility_verdict. Ok when every one holds.
-  /// Needs ax_ current; uses d_, work2_.
+  /// Equalities left out of W as dependent, and HeldOut constraints, must hold at x (implied by
+  /// W's equalities, constant for a zero row, or set aside twice as rounding): the first that
+  /// misses by more than the infeasibility threshold gets the verdict of infeasibility_verdict.
+  /// Ok when every one holds. Needs ax_ current; uses d_, work2_.
   Status held_out_status() noexcept {
     const Scalar tol = threshold(settings_.infeasibility_tolerance);
     for (Index c = 0; c < n_ + m_; ++c) {
       const QpMembership state = working_set_.membership(c);
       const bool held_out =
-          is_equality(c) ? state == QpMembership::Outside : state == QpMembership::Implied;
+          is_equality(c) ? state == QpMembership::Outside : state == QpMembership::HeldOut;
       if (!held_out) continue;
       const Scalar v = value(c), lo = lower(c), hi = upper(c);
       const Scalar miss = v < lo ? lo - v : (v > hi ? v - hi : Scalar(0));
@@ -239,7 +239,7 @@ class QpDualActiveSet {
   /// Infeasible with a checked certificate in result_, IllConditioned, MaxIterations or
   /// NumericalOverflow.
   Status iterate(int& iterations) noexcept {
-    working_set_.forget_dropped();
+    working_set_.forget_history();
     compute_primal_dual();
     update_ax();
     const Status held_out = held_out_status();
@@ -433,7 +433,7 @@ class QpDualActiveSet {
   /// A dependent p violated within rounding at a degenerate vertex: folds u_p n_p = N (u_p r)
   /// into W's multipliers and sets p aside. A normal in the span of W's equalities alone (r on
   /// the inequalities below dependence_tolerance max|r|) stays dependent for the rest of the
-  /// solve: Implied, checked at the answer (bringing it back with every change of W would only
+  /// solve: HeldOut, checked at the answer (bringing it back with every change of W would only
   /// repeat add, drop, set aside).
   void set_aside(Index p, Scalar u_p, Scalar r_largest) noexcept {
     step_multipliers(u_p);

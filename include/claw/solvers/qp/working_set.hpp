@@ -16,8 +16,8 @@ enum class QpMembership : std::int8_t {
   Active,    ///< in W
   SetAside,  ///< dependent on W and violated within rounding at a degenerate vertex: skipped until
              ///< W changes
-  Implied,   ///< dependent on W's equalities alone: skipped for the rest of the solve, checked at
-             ///< the answer
+  HeldOut,   ///< skipped for the rest of the solve, checked at the answer: dependent on W's
+             ///< equalities alone, or set aside a second time in the solve
 };
 
 /// The working set W of the dual active-set method over the constraints c in [0, n + m) (c < n:
@@ -39,7 +39,7 @@ class QpWorkingSet {
     equality_.setZero(n);
     u_.setZero(n);
     membership_.setZero(total);
-    dropped_.setZero(total);
+    history_.setZero(total);
     size_ = 0;
     set_aside_ = 0;
   }
@@ -92,10 +92,20 @@ class QpWorkingSet {
     size_ = size_ - 1;
   }
 
-  /// Sets constraint c aside: until W changes (SetAside) or until the solve ends (Implied).
+  /// Sets constraint c aside: until W changes (SetAside), or until the solve ends (HeldOut) when
+  /// `implied` or when c was set aside before in this solve. Bound on the set-asides: each
+  /// constraint comes back at most once, so a solve cannot repeat add, drop, set aside at a
+  /// vertex where the constraint's miss is rounding (between set-asides the dual objective
+  /// increases with every step, as Goldfarb-Idnani's finiteness argument needs).
   void set_aside(Index c, bool implied) noexcept {
-    set_membership(c, implied ? QpMembership::Implied : QpMembership::SetAside);
-    if (!implied) ++set_aside_;
+    const bool again = (history_.coeff(c) & kSetAsideBefore) != 0;
+    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kSetAsideBefore);
+    if (implied || again) {
+      set_membership(c, QpMembership::HeldOut);
+      return;
+    }
+    set_membership(c, QpMembership::SetAside);
+    ++set_aside_;
   }
 
   /// SetAside constraints are Outside again (W changed, or x was computed afresh).
@@ -106,18 +116,23 @@ class QpWorkingSet {
     set_aside_ = 0;
   }
 
-  /// The solve ended: SetAside and Implied constraints are Outside again.
+  /// The solve ended: SetAside and HeldOut constraints are Outside again.
   void end_solve() noexcept {
     for (Index c = 0; c < membership_.size(); ++c)
-      if (membership(c) == QpMembership::SetAside || membership(c) == QpMembership::Implied)
+      if (membership(c) == QpMembership::SetAside || membership(c) == QpMembership::HeldOut)
         set_membership(c, QpMembership::Outside);
     set_aside_ = 0;
   }
 
   /// Whether the fresh-solve refresh dropped constraint c in this solve (it drops each one once).
-  bool dropped_by_refresh(Index c) const noexcept { return dropped_.coeff(c) != 0; }
-  void mark_dropped_by_refresh(Index c) noexcept { dropped_.coeffRef(c) = 1; }
-  void forget_dropped() noexcept { dropped_.setZero(); }
+  bool dropped_by_refresh(Index c) const noexcept {
+    return (history_.coeff(c) & kDroppedByRefresh) != 0;
+  }
+  void mark_dropped_by_refresh(Index c) noexcept {
+    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kDroppedByRefresh);
+  }
+  /// A new solve: no constraint has been dropped by the refresh or set aside yet.
+  void forget_history() noexcept { history_.setZero(); }
 
  private:
   void set_membership(Index c, QpMembership state) noexcept {
@@ -129,7 +144,10 @@ class QpWorkingSet {
   Eigen::Matrix<std::int8_t, N, 1, Eigen::ColMajor, MaxN, 1> equality_;
   VectorType u_;
   Eigen::Matrix<std::int8_t, Total, 1, Eigen::ColMajor, MaxTotal, 1> membership_;
-  Eigen::Matrix<std::int8_t, Total, 1, Eigen::ColMajor, MaxTotal, 1> dropped_;
+  // What happened to each constraint in this solve (bits kDroppedByRefresh, kSetAsideBefore).
+  static constexpr std::int8_t kDroppedByRefresh = 1;
+  static constexpr std::int8_t kSetAsideBefore = 2;
+  Eigen::Matrix<std::int8_t, Total, 1, Eigen::ColMajor, MaxTotal, 1> history_;
   Index size_ = 0;
   Index set_aside_ = 0;  // constraints SetAside
 };
