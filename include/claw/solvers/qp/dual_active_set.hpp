@@ -173,7 +173,7 @@ class QpDualActiveSet {
   }
 
   /// Equalities left out of W as dependent, and HeldOut constraints, must hold at x (implied by
-  /// W's equalities, constant for a zero row, or set aside twice as rounding): the first that
+  /// W's equalities, constant for a zero row, or swapped in twice as rounding): the first that
   /// misses by more than the infeasibility threshold gets the verdict of infeasibility_verdict.
   /// Ok when every one holds. Needs ax_ current; uses d_, work2_.
   Status held_out_status() noexcept {
@@ -325,6 +325,7 @@ class QpDualActiveSet {
     Scalar s = slack(p, sign);  // sign a_p'x - b_p < 0
     Scalar u_p = Scalar(0);
     VectorN& u = working_set_.multipliers();
+    bool first_step = true;
     for (;;) {
       const Index end = compute_d(p, sign);
       Scalar d2_norm2;
@@ -366,6 +367,11 @@ class QpDualActiveSet {
         set_aside(p, u_p, r_largest);
         return Status::Ok;
       }
+      // A dependent p missed within the threshold that enters by dropping a member swaps the two
+      // at one vertex up to rounding; the second such entry of p in a solve holds p out instead
+      // (checked at the answer), so swaps within rounding cannot cycle.
+      if (first_step && is_dependent && !beyond && held_out_as_second_swap(p)) return Status::Ok;
+      first_step = false;
       if (iterations >= settings_.max_iterations) return Status::MaxIterations;
       ++iterations;
       fresh = false;  // a step follows (also after a refresh above): the answer is refreshed again
@@ -390,6 +396,18 @@ class QpDualActiveSet {
       u.coeffRef(blocking) = Scalar(0);
       remove(blocking);
     }
+  }
+
+  /// The swap rule of add_violated for p, a dependent constraint missed within the threshold
+  /// that is about to enter by dropping a member: its first such entry in the solve is recorded,
+  /// the second holds p out instead (HeldOut). True when p was held out.
+  bool held_out_as_second_swap(Index p) noexcept {
+    if (working_set_.swapped_in_before(p)) {
+      working_set_.set_aside(p, true);
+      return true;
+    }
+    working_set_.mark_swapped_in(p);
+    return false;
   }
 
   /// max |r_k| over W (inequalities_only: over W's inequalities), r = work2_.

@@ -17,7 +17,7 @@ enum class QpMembership : std::int8_t {
   SetAside,  ///< dependent on W and violated within rounding at a degenerate vertex: skipped until
              ///< W changes
   HeldOut,   ///< skipped for the rest of the solve, checked at the answer: dependent on W's
-             ///< equalities alone, or set aside a second time in the solve
+             ///< equalities alone, or swapped in a second time in the solve
 };
 
 /// The working set W of the dual active-set method over the constraints c in [0, n + m) (c < n:
@@ -92,20 +92,10 @@ class QpWorkingSet {
     size_ = size_ - 1;
   }
 
-  /// Sets constraint c aside: until W changes (SetAside), or until the solve ends (HeldOut) when
-  /// `implied` or when c was set aside before in this solve. Bound on the set-asides: each
-  /// constraint comes back at most once, so a solve cannot repeat add, drop, set aside at a
-  /// vertex where the constraint's miss is rounding (between set-asides the dual objective
-  /// increases with every step, as Goldfarb-Idnani's finiteness argument needs).
-  void set_aside(Index c, bool implied) noexcept {
-    const bool again = (history_.coeff(c) & kSetAsideBefore) != 0;
-    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kSetAsideBefore);
-    if (implied || again) {
-      set_membership(c, QpMembership::HeldOut);
-      return;
-    }
-    set_membership(c, QpMembership::SetAside);
-    ++set_aside_;
+  /// Sets constraint c aside: until W changes (SetAside), or until the solve ends (HeldOut).
+  void set_aside(Index c, bool held_out) noexcept {
+    set_membership(c, held_out ? QpMembership::HeldOut : QpMembership::SetAside);
+    if (!held_out) ++set_aside_;
   }
 
   /// SetAside constraints are Outside again (W changed, or x was computed afresh).
@@ -131,7 +121,13 @@ class QpWorkingSet {
   void mark_dropped_by_refresh(Index c) noexcept {
     history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kDroppedByRefresh);
   }
-  /// A new solve: no constraint has been dropped by the refresh or set aside yet.
+  /// Whether constraint c entered W in this solve as a dependent constraint missed within the
+  /// threshold (by dropping a member: a swap at one vertex).
+  bool swapped_in_before(Index c) const noexcept { return (history_.coeff(c) & kSwappedIn) != 0; }
+  void mark_swapped_in(Index c) noexcept {
+    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kSwappedIn);
+  }
+  /// A new solve: no constraint has been dropped by the refresh or swapped in yet.
   void forget_history() noexcept { history_.setZero(); }
 
  private:
@@ -144,9 +140,9 @@ class QpWorkingSet {
   Eigen::Matrix<std::int8_t, N, 1, Eigen::ColMajor, MaxN, 1> equality_;
   VectorType u_;
   Eigen::Matrix<std::int8_t, Total, 1, Eigen::ColMajor, MaxTotal, 1> membership_;
-  // What happened to each constraint in this solve (bits kDroppedByRefresh, kSetAsideBefore).
+  // What happened to each constraint in this solve (bits kDroppedByRefresh, kSwappedIn).
   static constexpr std::int8_t kDroppedByRefresh = 1;
-  static constexpr std::int8_t kSetAsideBefore = 2;
+  static constexpr std::int8_t kSwappedIn = 2;
   Eigen::Matrix<std::int8_t, Total, 1, Eigen::ColMajor, MaxTotal, 1> history_;
   Index size_ = 0;
   Index set_aside_ = 0;  // constraints SetAside
