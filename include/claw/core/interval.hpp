@@ -2,6 +2,7 @@
 // the one rule every bound pair of claw is validated by (effort limits, ZOH, QP and LCQP bounds).
 #pragma once
 
+#include "claw/core/status.hpp"
 #include "claw/core/types.hpp"
 
 namespace claw {
@@ -33,6 +34,25 @@ bool all_valid_intervals(const Eigen::MatrixBase<DL>& lo,
   for (Eigen::Index i = 0; i < n; ++i)
     if (!is_valid_interval(lo.coeff(i), hi.coeff(i))) return false;
   return true;
+}
+
+inline bool all_pairs_valid() noexcept { return true; }
+
+/// all_valid_intervals over every (lower, upper) pair of the arguments.
+template <typename DL, typename DU, typename... Rest>
+bool all_pairs_valid(const Eigen::MatrixBase<DL>& lo, const Eigen::MatrixBase<DU>& hi,
+                     const Rest&... rest) noexcept {
+  return all_valid_intervals(lo, hi) && all_pairs_valid(rest...);
+}
+
+/// The status of a solver's bound vectors, given as (lower, upper) pairs: Ok when every pair
+/// passes all_valid_intervals; otherwise NonFiniteInput when any end is NaN (a NaN fails the
+/// interval test too and is reported as what it is), else InvalidBounds.
+template <typename... Ends>
+Status bound_pairs_status(const Ends&... ends) noexcept {
+  static_assert(sizeof...(Ends) % 2 == 0, "bound_pairs_status takes (lower, upper) pairs");
+  if (all_pairs_valid(ends...)) return Status::Ok;
+  return (... && none_nan(ends)) ? Status::InvalidBounds : Status::NonFiniteInput;
 }
 
 }  // namespace detail

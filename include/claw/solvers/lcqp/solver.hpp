@@ -137,14 +137,7 @@ class LcqpSolver {
     if (!all_finite(p.Q) || !all_finite(p.g) || !all_finite(p.A) || !all_finite(p.L) ||
         !all_finite(p.R) || !all_finite(p.lbL) || !all_finite(p.lbR))
       return Status::NonFiniteInput;
-    if (detail::all_valid_intervals(p.lb, p.ub) && detail::all_valid_intervals(p.lbA, p.ubA) &&
-        detail::all_valid_intervals(p.lbL, p.ubL) && detail::all_valid_intervals(p.lbR, p.ubR))
-      return Status::Ok;
-    // A NaN bound fails its interval test too; it is reported as such.
-    if (!none_nan(p.lb) || !none_nan(p.ub) || !none_nan(p.lbA) || !none_nan(p.ubA) ||
-        !none_nan(p.ubL) || !none_nan(p.ubR))
-      return Status::NonFiniteInput;
-    return Status::InvalidBounds;
+    return detail::bound_pairs_status(p.lb, p.ub, p.lbA, p.ubA, p.lbL, p.ubL, p.lbR, p.ubR);
   }
 
   /// The monotone path's point in core_.x_, the only complementary point of the LCQP: the certified

@@ -261,11 +261,8 @@ class QpSolver : private detail::QpDualActiveSet<Scalar_, N_, MaxN_, M_, MaxM_> 
       return refuse(Status::SizeMismatch);
     if (!has_hessian_ || !has_constraints_) return refuse(Status::InvalidProblem);
     if (!all_finite(g)) return refuse(Status::NonFiniteInput);
-    // A NaN bound fails its interval test too; it is reported as such.
-    if (!detail::all_valid_intervals(lb, ub) || !detail::all_valid_intervals(lba, uba)) {
-      const bool nan = !none_nan(lb) || !none_nan(ub) || !none_nan(lba) || !none_nan(uba);
-      return refuse(nan ? Status::NonFiniteInput : Status::InvalidBounds);
-    }
+    const Status bounds = detail::bound_pairs_status(lb, ub, lba, uba);
+    if (bounds != Status::Ok) return refuse(bounds);
     g_ = g;
     lb_ = lb;
     ub_ = ub;
