@@ -1,5 +1,5 @@
 // claw/core/interval.hpp: Interval, a closed range [lower, upper], and detail::is_valid_interval,
-// the one rule every bound pair of claw is validated by (effort limits, ZOH, QP and LCQP bounds).
+// the one rule every bound pair is validated by, and detail::bound_pairs_status on it (solvers).
 #pragma once
 
 #include "claw/core/status.hpp"

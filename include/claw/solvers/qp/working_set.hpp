@@ -115,22 +115,22 @@ class QpWorkingSet {
   }
 
   /// Whether the fresh-solve refresh dropped constraint c in this solve (it drops each one once).
-  bool dropped_by_refresh(Index c) const noexcept {
-    return (history_.coeff(c) & kDroppedByRefresh) != 0;
-  }
-  void mark_dropped_by_refresh(Index c) noexcept {
-    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kDroppedByRefresh);
-  }
+  bool dropped_by_refresh(Index c) const noexcept { return recorded(c, kDroppedByRefresh); }
+  void mark_dropped_by_refresh(Index c) noexcept { record(c, kDroppedByRefresh); }
   /// Whether constraint c entered W in this solve as a dependent constraint missed within the
   /// threshold (by dropping a member: a swap at one vertex).
-  bool swapped_in_before(Index c) const noexcept { return (history_.coeff(c) & kSwappedIn) != 0; }
-  void mark_swapped_in(Index c) noexcept {
-    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | kSwappedIn);
-  }
+  bool swapped_in_before(Index c) const noexcept { return recorded(c, kSwappedIn); }
+  void mark_swapped_in(Index c) noexcept { record(c, kSwappedIn); }
   /// A new solve: no constraint has been dropped by the refresh or swapped in yet.
   void forget_history() noexcept { history_.setZero(); }
 
  private:
+  bool recorded(Index c, std::int8_t event) const noexcept {
+    return (history_.coeff(c) & event) != 0;
+  }
+  void record(Index c, std::int8_t event) noexcept {
+    history_.coeffRef(c) = static_cast<std::int8_t>(history_.coeff(c) | event);
+  }
   void set_membership(Index c, QpMembership state) noexcept {
     membership_.coeffRef(c) = static_cast<std::int8_t>(state);
   }
