@@ -119,6 +119,15 @@ class LcqpBranchQps {
     return Scalar(0.5) * x.dot(tmp_n_) + p.g.dot(x);
   }
 
+  /// Row i of a (A, L or R) times x, summed in column order (a plain loop: at these sizes a
+  /// vectorised reduction's set-up costs more than the sum).
+  template <typename Rows>
+  Scalar row_dot(const Rows& a, Index i, const VectorN& x) const noexcept {
+    Scalar sum = Scalar(0);
+    for (Index k = 0; k < n_; ++k) sum += a.coeff(i, k) * x.coeff(k);
+    return sum;
+  }
+
   Scalar feasibility_threshold(const VectorN& x) const noexcept {
     return settings_.feasibility_tolerance * (Scalar(1) + x.template lpNorm<Eigen::Infinity>());
   }
@@ -141,7 +150,7 @@ class LcqpBranchQps {
       primal = detail::max_of(primal, detail::max_of(below, above));
     }
     for (Index i = 0; i < nc_; ++i) {
-      const Scalar ax = p.A.row(i).dot(x);
+      const Scalar ax = row_dot(p.A, i, x);
       const Scalar below = p.lbA.coeff(i) - ax, above = ax - p.ubA.coeff(i);
       if (below > tol || above > tol) {
         const Scalar row_tol = tol * detail::max_of(Scalar(1), detail::euclidean_norm(p.A.row(i)));
@@ -150,7 +159,7 @@ class LcqpBranchQps {
       primal = detail::max_of(primal, detail::max_of(below, above));
     }
     for (Index i = 0; i < m_; ++i) {
-      const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
+      const Scalar lx = row_dot(p.L, i, x), rx = row_dot(p.R, i, x);
       const Scalar l_tol = tol * detail::max_of(Scalar(1), l_norm_.coeff(i));
       const Scalar r_tol = tol * detail::max_of(Scalar(1), r_norm_.coeff(i));
       if (p.lbL.coeff(i) - lx > l_tol || lx - p.ubL.coeff(i) > l_tol) return false;
@@ -172,7 +181,7 @@ class LcqpBranchQps {
       primal = detail::max_of(
           primal, detail::max_of(p.lb.coeff(i) - x.coeff(i), x.coeff(i) - p.ub.coeff(i)));
     for (Index i = 0; i < nc_; ++i) {
-      const Scalar ax = p.A.row(i).dot(x);
+      const Scalar ax = row_dot(p.A, i, x);
       primal = detail::max_of(primal, detail::max_of(p.lbA.coeff(i) - ax, ax - p.ubA.coeff(i)));
     }
     accept_with(p, x, value, path, certified, primal);
@@ -197,7 +206,7 @@ class LcqpBranchQps {
     Scalar natural = Scalar(0);
     const Scalar tol = feasibility_threshold(x);
     for (Index i = 0; i < m_; ++i) {
-      const Scalar lx = p.L.row(i).dot(x), rx = p.R.row(i).dot(x);
+      const Scalar lx = row_dot(p.L, i, x), rx = row_dot(p.R, i, x);
       primal = detail::max_of(primal, detail::max_of(p.lbL.coeff(i) - lx, lx - p.ubL.coeff(i)));
       primal = detail::max_of(primal, detail::max_of(p.lbR.coeff(i) - rx, rx - p.ubR.coeff(i)));
       const Scalar a = lx - p.lbL.coeff(i), b = rx - p.lbR.coeff(i);
@@ -340,7 +349,7 @@ class LcqpBranchQps {
   /// Per pair (row-norm scaled) values of the two sides at x: lx_, rx_.
   void pair_values(const Problem& p, const VectorN& x) noexcept {
     for (Index i = 0; i < m_; ++i)
-      set_pair_values(i, p.L.row(i).dot(x) - p.lbL.coeff(i), p.R.row(i).dot(x) - p.lbR.coeff(i));
+      set_pair_values(i, row_dot(p.L, i, x) - p.lbL.coeff(i), row_dot(p.R, i, x) - p.lbR.coeff(i));
   }
 
   /// lx_i = a / ||L_i||, rx_i = b / ||R_i||. A zero row's norm is floored at the smallest normal

@@ -123,25 +123,26 @@ class LcqpMonotonePath {
 
  private:
   /// x = x0 + T lambda: the selected columns x_j = (lambda_i + lb_sel_i) / a_i, the free ones
-  /// y = Y_b - Y_lambda x_sel from the equality rows [E_y | E_lambda | b] eliminated with partial
-  /// pivoting. False unless the equalities are exactly n - m rows, nonsingular on the free
-  /// variables.
+  /// y = Y_b - Y_lambda x_sel from the equality rows [E_y | E_lambda | b]. When x = [y; lambda]
+  /// (the selected columns last, in order) and E_y = I exactly, Y = [E_lambda | b] is read from A
+  /// directly; otherwise the rows are gathered and eliminated with partial pivoting. False unless
+  /// the equalities are exactly n - m rows, nonsingular on the free variables.
   template <typename Problem, typename SelectedBounds>
   bool build_line(const Problem& p, const SelectedBounds& lb_sel) noexcept {
     const Index n = x0_.size(), m = cvec_.size(), nc = p.A.rows();
     const Index ny = n - m;
-    Index eq = 0;
-    for (Index i = 0; i < nc; ++i)
-      if (p.lbA.coeff(i) == p.ubA.coeff(i)) ++eq;
-    if (eq != ny) return false;
-    Index k = 0;
-    for (Index j = 0; j < n; ++j)
-      if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
-    bool identity = true;  // x = [y; lambda] (the selected columns last, in order) and E_y = I
+    bool identity = true;
     for (Index i = 0; i < m; ++i) identity = identity && sel_col_.coeff(i) == ny + i;
-    identity = identity && free_block_is_identity(p, ny);
-    copy_equalities(p, ny, m, identity);
-    if (!identity && ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
+    // One pass over the rows: the equalities in order (in free_col_ until the free columns
+    // replace them), and whether E_y = I.
+    Index eq = 0;
+    for (Index i = 0; i < nc; ++i) {
+      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
+      if (eq == ny) return false;
+      identity = identity && unit_row(p, i, eq, ny);
+      free_col_.coeffRef(eq++) = static_cast<int>(i);
+    }
+    if (eq != ny) return false;
     x0_.setZero(n);
     t_.setZero(n, m);
     for (Index i = 0; i < m; ++i) {
@@ -150,6 +151,25 @@ class LcqpMonotonePath {
       x0_.coeffRef(j) = lb_sel.coeff(i) / a;
       t_.coeffRef(j, i) = Scalar(1) / a;
     }
+    if (identity) {
+      // y_c = b_c - E_lambda,c x_sel (the equality row of free column c, read in place), the
+      // terms subtracted in the order of the pairs.
+      for (Index c = 0; c < ny; ++c) x0_.coeffRef(c) = p.lbA.coeff(free_col_.coeff(c));
+      for (Index i = 0; i < m; ++i) {
+        const Scalar x_sel = x0_.coeff(ny + i), inv_a = t_.coeff(ny + i, i);
+        for (Index c = 0; c < ny; ++c) {
+          const Scalar yl = p.A.coeff(free_col_.coeff(c), ny + i);
+          x0_.coeffRef(c) -= yl * x_sel;
+          t_.coeffRef(c, i) = -yl * inv_a;
+        }
+      }
+      return true;
+    }
+    Index k = 0;
+    for (Index j = 0; j < n; ++j)
+      if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
+    gather_equalities(p, ny, m);
+    if (ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
     for (Index c = 0; c < ny; ++c) {
       const Index j = free_col_.coeff(c);
       Scalar v = lu_.coeff(c, ny + m);
@@ -163,33 +183,23 @@ class LcqpMonotonePath {
     return true;
   }
 
-  /// With x = [y; lambda], whether the equalities' E_y is exactly I (equality r: 1 in column r,
-  /// no other nonzero among the first ny columns; the count runs without a branch per entry).
+  /// Whether row i of A is the unit row e_r on the first ny columns (1 in column r, no other
+  /// nonzero; counted without a branch per entry).
   template <typename Problem>
-  static bool free_block_is_identity(const Problem& p, Index ny) noexcept {
-    for (Index i = 0, r = 0; i < p.A.rows(); ++i) {
-      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      LaneCount<Scalar> nonzero = 0;
-      for (Index c = 0; c < ny; ++c) nonzero += p.A.coeff(i, c) != Scalar(0) ? 1 : 0;
-      if (nonzero != 1 || p.A.coeff(i, r) != Scalar(1)) return false;
-      ++r;
-    }
-    return true;
+  static bool unit_row(const Problem& p, Index i, Index r, Index ny) noexcept {
+    LaneCount<Scalar> nonzero = 0;
+    for (Index c = 0; c < ny; ++c) nonzero += p.A.coeff(i, c) != Scalar(0) ? 1 : 0;
+    return nonzero == 1 && p.A.coeff(i, r) == Scalar(1);
   }
 
-  /// Copies the equality rows as [E_y | E_lambda | b] into lu_ (gathered by free_col_ and
-  /// sel_col_); only E_lambda and b when E_y is I (`identity`: lu_'s first ny columns unread).
+  /// Copies the equality rows as [E_y | E_lambda | b] into lu_, the columns gathered by free_col_
+  /// and sel_col_.
   template <typename Problem>
-  void copy_equalities(const Problem& p, Index ny, Index m, bool identity) noexcept {
-    Index r = 0;
-    for (Index i = 0; i < p.A.rows(); ++i) {
+  void gather_equalities(const Problem& p, Index ny, Index m) noexcept {
+    for (Index i = 0, r = 0; i < p.A.rows(); ++i) {
       if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      if (identity) {
-        lu_.row(r).segment(ny, m) = p.A.row(i).segment(ny, m);
-      } else {
-        for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
-        for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
-      }
+      for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
+      for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
       lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
       ++r;
     }
@@ -209,22 +219,34 @@ class LcqpMonotonePath {
   /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
   template <typename OtherRows, typename OtherBounds>
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
-    const Index m = cvec_.size();
-    mm_.noalias() = detail::product(oth, t_);
+    const Index m = cvec_.size(), n = x0_.size();
     const Scalar noise = lcqp_cancellation_fraction<Scalar>();
-    // |oth| |T| until S's error bound replaces it; dot products: no temporary, no heap.
+    // M = oth T and |oth| |T| (until S's error bound replaces it) in one pass over each row pair.
     for (Index j = 0; j < m; ++j)
-      for (Index i = 0; i < m; ++i)
-        serr_.coeffRef(i, j) = oth.row(i).cwiseAbs().dot(t_.col(j).cwiseAbs().transpose());
-    for (Index i = 0; i < m; ++i)
-      for (Index j = 0; j < m; ++j) {
-        const Scalar v = std::fabs(mm_.coeff(i, j));
-        if (v != Scalar(0) && v <= noise * serr_.coeff(i, j)) return false;
+      for (Index i = 0; i < m; ++i) {
+        Scalar sum = Scalar(0), magnitude = Scalar(0);
+        for (Index k = 0; k < n; ++k) {
+          const Scalar term = oth.coeff(i, k) * t_.coeff(k, j);
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+        if (sum != Scalar(0) && std::fabs(sum) <= noise * magnitude) return false;
+        mm_.coeffRef(i, j) = sum;
+        serr_.coeffRef(i, j) = magnitude;
       }
-    cvec_.noalias() = detail::product(oth, x0_);
-    cvec_ -= lb_oth;
-    for (Index i = 0; i < m; ++i)
-      if (std::fabs(cvec_.coeff(i)) <= c_rounding(oth, lb_oth, i)) cvec_.coeffRef(i) = Scalar(0);
+    // c = oth x0 - lb_oth with its rounding (c_rounding) from the same pass.
+    const Scalar unit = product_rounding();
+    for (Index i = 0; i < m; ++i) {
+      Scalar sum = Scalar(0), magnitude = Scalar(0);
+      for (Index k = 0; k < n; ++k) {
+        const Scalar term = oth.coeff(i, k) * x0_.coeff(k);
+        sum += term;
+        magnitude += std::fabs(term);
+      }
+      const Scalar c = sum - lb_oth.coeff(i);
+      const Scalar rounding = unit * (std::fabs(lb_oth.coeff(i)) + magnitude);
+      cvec_.coeffRef(i) = std::fabs(c) <= rounding ? Scalar(0) : c;
+    }
     // i0_ is the search's queue here: every path writes I0 before reading it.
     if (!symmetric_scaling(mm_, m, dvec_, visited_, i0_)) return false;
     for (Index j = 0; j < m; ++j)
@@ -360,17 +382,21 @@ class LcqpMonotonePath {
     const Index m = cvec_.size();
     const Scalar alpha = cvec_scale_;
     const Scalar to_lambda = alpha / cvec_beta_;
-    scratch = x0_.cwiseAbs();
-    for (Index j = 0; j < m; ++j)
-      scratch += t_.col(j).cwiseAbs() * (std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j));
+    const Index n = x0_.size();
+    scratch.resize(n);
+    for (Index k = 0; k < n; ++k) scratch.coeffRef(k) = std::fabs(x0_.coeff(k));
+    for (Index j = 0; j < m; ++j) {
+      const Scalar lambda_j = std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j);
+      for (Index k = 0; k < n; ++k) scratch.coeffRef(k) += std::fabs(t_.coeff(k, j)) * lambda_j;
+    }
     const Scalar unit = product_rounding();
     for (Index i = 0; i < m; ++i) {
       // Plus S's error carried through the solution: sum_j serr_ij / beta |mu_j|.
       Scalar from_s = Scalar(0);
       for (Index j = 0; j < m; ++j) from_s += serr_.coeff(i, j) * std::fabs(mu_.coeff(j));
-      const Scalar noise = unit *
-                               (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(scratch)) *
-                               equil_.coeff(i) / alpha +
+      Scalar reach = Scalar(0);  // |oth_i| (|x0| + |T| |lambda|)
+      for (Index k = 0; k < n; ++k) reach += std::fabs(oth.coeff(i, k)) * scratch.coeff(k);
+      const Scalar noise = unit * (std::fabs(lb_oth.coeff(i)) + reach) * equil_.coeff(i) / alpha +
                            from_s / cvec_beta_;
       // An overflowed bound (lambda beyond the range) knows nothing: the pair counts as degenerate.
       w_noise_.coeffRef(i) = std::isfinite(noise) ? noise : infinity<Scalar>();
@@ -492,7 +518,7 @@ class LcqpMonotonePath {
   VectorN x0_;
   VectorP cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, sel_scale_;
   IntP sel_col_, i0_, visited_;  // i0_ also symmetric_scaling's queue (before I0 exists)
-  IntN free_col_, col_role_;
+  IntN free_col_, col_role_;     // free_col_ first holds the equality rows (build_line)
   MatrixLu lu_;
   MatrixNP t_;
   MatrixPP mm_, ss_, serr_;  // serr_: bound on S's error, entrywise
