@@ -16,6 +16,7 @@
 #include "claw/solvers/detail/semidefinite.hpp"
 #include "claw/solvers/detail/symmetric_scaling.hpp"
 #include "claw/solvers/lcp.hpp"
+#include "claw/solvers/lcqp/affine_line.hpp"
 
 namespace claw {
 namespace detail {
@@ -40,13 +41,8 @@ class LcqpMonotonePath {
 
   void reserve(Index n, Index /*nc*/, Index m) {
     lemke_.reserve(m);
-    sel_col_.resize(m);
-    sel_scale_.resize(m);
-    free_col_.resize(n);
-    col_role_.resize(n);
+    line_.reserve(n, m);
     lu_.resize(n, n + m + 1);
-    t_.resize(n, m);
-    x0_.resize(n);
     mm_.resize(m, m);
     ss_.resize(m, m);
     serr_.resize(m, m);
@@ -70,17 +66,17 @@ class LcqpMonotonePath {
   template <typename Problem, typename Guess>
   Outcome run(const Problem& p, const Guess* guess, const VectorP& l_norm, const VectorP& r_norm,
               Scalar feasibility_tolerance, VectorN& x, int& pivots) noexcept {
-    const Index n = x0_.size(), m = cvec_.size();
+    const Index n = line_.x0().size(), m = cvec_.size();
     pivots = 0;
     if (m > n) return Outcome::NotApplicable;
     // Which side selects variables? side 0: L, side 1: R.
     int side = -1;
     for (int s = 0; s < 2 && side < 0; ++s)
-      if (selects_variables(s == 0 ? p.L : p.R, n, m)) side = s;
+      if (line_.selects_variables(s == 0 ? p.L : p.R, n, m)) side = s;
     if (side < 0) return Outcome::NotApplicable;
     const auto& oth = side == 0 ? p.R : p.L;
     const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
-    if (!build_line(p, side == 0 ? p.lbL : p.lbR)) return Outcome::NotApplicable;
+    if (!line_.build(p, side == 0 ? p.lbL : p.lbR, lu_)) return Outcome::NotApplicable;
     if (!build_lcp(oth, lb_oth)) return Outcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke runs on the scaled LCP
     // (c / alpha, S / beta) in mu' = mu beta / alpha.
@@ -122,89 +118,6 @@ class LcqpMonotonePath {
   }
 
  private:
-  /// x = x0 + T lambda: the selected columns x_j = (lambda_i + lb_sel_i) / a_i, the free ones
-  /// y = Y_b - Y_lambda x_sel from the equality rows [E_y | E_lambda | b]. When x = [y; lambda]
-  /// (the selected columns last, in order) and E_y = I exactly, Y = [E_lambda | b] is read from A
-  /// directly; otherwise the rows are gathered and eliminated with partial pivoting. False unless
-  /// the equalities are exactly n - m rows, nonsingular on the free variables.
-  template <typename Problem, typename SelectedBounds>
-  bool build_line(const Problem& p, const SelectedBounds& lb_sel) noexcept {
-    const Index n = x0_.size(), m = cvec_.size(), nc = p.A.rows();
-    const Index ny = n - m;
-    bool identity = true;
-    for (Index i = 0; i < m; ++i) identity = identity && sel_col_.coeff(i) == ny + i;
-    // One pass over the rows: the equalities in order (in free_col_ until the free columns
-    // replace them), and whether E_y = I.
-    Index eq = 0;
-    for (Index i = 0; i < nc; ++i) {
-      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      if (eq == ny) return false;
-      identity = identity && unit_row(p, i, eq, ny);
-      free_col_.coeffRef(eq++) = static_cast<int>(i);
-    }
-    if (eq != ny) return false;
-    x0_.setZero(n);
-    t_.setZero(n, m);
-    for (Index i = 0; i < m; ++i) {
-      const Index j = sel_col_.coeff(i);
-      const Scalar a = sel_scale_.coeff(i);
-      x0_.coeffRef(j) = lb_sel.coeff(i) / a;
-      t_.coeffRef(j, i) = Scalar(1) / a;
-    }
-    if (identity) {
-      // y_c = b_c - E_lambda,c x_sel (the equality row of free column c, read in place), the
-      // terms subtracted in the order of the pairs.
-      for (Index c = 0; c < ny; ++c) x0_.coeffRef(c) = p.lbA.coeff(free_col_.coeff(c));
-      for (Index i = 0; i < m; ++i) {
-        const Scalar x_sel = x0_.coeff(ny + i), inv_a = t_.coeff(ny + i, i);
-        for (Index c = 0; c < ny; ++c) {
-          const Scalar yl = p.A.coeff(free_col_.coeff(c), ny + i);
-          x0_.coeffRef(c) -= yl * x_sel;
-          t_.coeffRef(c, i) = -yl * inv_a;
-        }
-      }
-      return true;
-    }
-    Index k = 0;
-    for (Index j = 0; j < n; ++j)
-      if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
-    gather_equalities(p, ny, m);
-    if (ny > 0 && !gauss_jordan(lu_, ny, ny + m + 1)) return false;
-    for (Index c = 0; c < ny; ++c) {
-      const Index j = free_col_.coeff(c);
-      Scalar v = lu_.coeff(c, ny + m);
-      for (Index i = 0; i < m; ++i) {
-        const Scalar yl = lu_.coeff(c, ny + i);
-        v -= yl * x0_.coeff(sel_col_.coeff(i));
-        t_.coeffRef(j, i) = -yl * t_.coeff(sel_col_.coeff(i), i);  // -yl (1 / a_i)
-      }
-      x0_.coeffRef(j) = v;
-    }
-    return true;
-  }
-
-  /// Whether row i of A is the unit row e_r on the first ny columns (1 in column r, no other
-  /// nonzero; counted without a branch per entry).
-  template <typename Problem>
-  static bool unit_row(const Problem& p, Index i, Index r, Index ny) noexcept {
-    LaneCount<Scalar> nonzero = 0;
-    for (Index c = 0; c < ny; ++c) nonzero += p.A.coeff(i, c) != Scalar(0) ? 1 : 0;
-    return nonzero == 1 && p.A.coeff(i, r) == Scalar(1);
-  }
-
-  /// Copies the equality rows as [E_y | E_lambda | b] into lu_, the columns gathered by free_col_
-  /// and sel_col_.
-  template <typename Problem>
-  void gather_equalities(const Problem& p, Index ny, Index m) noexcept {
-    for (Index i = 0, r = 0; i < p.A.rows(); ++i) {
-      if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      for (Index c = 0; c < ny; ++c) lu_.coeffRef(r, c) = p.A.coeff(i, free_col_.coeff(c));
-      for (Index c = 0; c < m; ++c) lu_.coeffRef(r, ny + c) = p.A.coeff(i, sel_col_.coeff(c));
-      lu_.coeffRef(r, ny + m) = p.lbA.coeff(i);
-      ++r;
-    }
-  }
-
   /// w = c + M lambda with M = oth T and c = oth x0 - lb_oth, then M = S D (S symmetric, D > 0
   /// diagonal), S equilibrated to a unit diagonal (E S E, E c, D / E) and tested positive
   /// semidefinite; cvec_beta_ = max |E S E|. Every decision allows for the rounding of what it
@@ -219,14 +132,14 @@ class LcqpMonotonePath {
   /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
   template <typename OtherRows, typename OtherBounds>
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
-    const Index m = cvec_.size(), n = x0_.size();
+    const Index m = cvec_.size(), n = line_.x0().size();
     const Scalar noise = lcqp_cancellation_fraction<Scalar>();
     // M = oth T and |oth| |T| (until S's error bound replaces it) in one pass over each row pair.
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) {
         Scalar sum = Scalar(0), magnitude = Scalar(0);
         for (Index k = 0; k < n; ++k) {
-          const Scalar term = oth.coeff(i, k) * t_.coeff(k, j);
+          const Scalar term = oth.coeff(i, k) * line_.t().coeff(k, j);
           sum += term;
           magnitude += std::fabs(term);
         }
@@ -239,7 +152,7 @@ class LcqpMonotonePath {
     for (Index i = 0; i < m; ++i) {
       Scalar sum = Scalar(0), magnitude = Scalar(0);
       for (Index k = 0; k < n; ++k) {
-        const Scalar term = oth.coeff(i, k) * x0_.coeff(k);
+        const Scalar term = oth.coeff(i, k) * line_.x0().coeff(k);
         sum += term;
         magnitude += std::fabs(term);
       }
@@ -299,7 +212,7 @@ class LcqpMonotonePath {
       const VectorP& oth_norm, Scalar feasibility_tolerance) noexcept {
     const Index m = cvec_.size();
     const Scalar margin = detail::max_of(feasibility_tolerance, relaxed_ray_floor<Scalar>()) *
-                          (Scalar(1) + x0_.template lpNorm<Eigen::Infinity>());
+                          (Scalar(1) + line_.x0().template lpNorm<Eigen::Infinity>());
     for (Index i = 0; i < m; ++i)
       w_relaxed_.coeffRef(i) = w_.coeff(i) + margin * detail::max_of(Scalar(1), oth_norm.coeff(i)) *
                                                  equil_.coeff(i) / cvec_scale_;
@@ -327,7 +240,7 @@ class LcqpMonotonePath {
       w_relaxed_.coeffRef(i) += c_rounding(oth, lb_oth, i) * equil_.coeff(i) / alpha;
     const Scalar x_reach = certificate_reach(feasibility_tolerance);
     const auto reach =
-        ((sel_scale_.array() * x_reach + lb_sel.array().abs()) * dvec_.array() * (beta / alpha))
+        ((line_.scale().array() * x_reach + lb_sel.array().abs()) * dvec_.array() * (beta / alpha))
             .matrix();
     return check_lcp_certificate(w_relaxed_, ss_, y, reach, VectorP::Zero(m), serr_ / beta);
   }
@@ -362,13 +275,13 @@ class LcqpMonotonePath {
 
   /// The relative rounding the monotone path allows for a sum of n products (a row of M = oth T,
   /// of c = oth x0 - lb_oth, of w): 64 n eps.
-  Scalar product_rounding() const noexcept { return lcqp_sum_rounding<Scalar>(x0_.size()); }
+  Scalar product_rounding() const noexcept { return lcqp_sum_rounding<Scalar>(line_.x0().size()); }
 
   /// The rounding of c_i = oth_i x0 - lb_oth_i: 64 n eps (|lb_oth_i| + |oth_i| |x0|).
   template <typename OtherRows, typename OtherBounds>
   Scalar c_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Index i) const noexcept {
     return product_rounding() *
-           (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(x0_.cwiseAbs()));
+           (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(line_.x0().cwiseAbs()));
   }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
@@ -382,12 +295,13 @@ class LcqpMonotonePath {
     const Index m = cvec_.size();
     const Scalar alpha = cvec_scale_;
     const Scalar to_lambda = alpha / cvec_beta_;
-    const Index n = x0_.size();
+    const Index n = line_.x0().size();
     scratch.resize(n);
-    for (Index k = 0; k < n; ++k) scratch.coeffRef(k) = std::fabs(x0_.coeff(k));
+    for (Index k = 0; k < n; ++k) scratch.coeffRef(k) = std::fabs(line_.x0().coeff(k));
     for (Index j = 0; j < m; ++j) {
       const Scalar lambda_j = std::fabs(mu_.coeff(j)) * to_lambda / dvec_.coeff(j);
-      for (Index k = 0; k < n; ++k) scratch.coeffRef(k) += std::fabs(t_.coeff(k, j)) * lambda_j;
+      for (Index k = 0; k < n; ++k)
+        scratch.coeffRef(k) += std::fabs(line_.t().coeff(k, j)) * lambda_j;
     }
     const Scalar unit = product_rounding();
     for (Index i = 0; i < m; ++i) {
@@ -436,29 +350,9 @@ class LcqpMonotonePath {
   /// lambda = D^-1 mu (mu_ holds the solution in the unscaled LCP's mu), x = x0 + T lambda.
   Outcome point(VectorN& x) noexcept {
     for (Index i = 0; i < mu_.size(); ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
-    x.noalias() = detail::product(t_, mu_);
-    x += x0_;
+    x.noalias() = detail::product(line_.t(), mu_);
+    x += line_.x0();
     return Outcome::Point;
-  }
-
-  /// True when every row of `s` has exactly one nonzero entry, positive, in distinct columns;
-  /// records the columns (sel_col_), the entries (sel_scale_) and col_role_ (pair or -1).
-  template <typename MatrixType>
-  bool selects_variables(const MatrixType& s, Index n, Index m) noexcept {
-    col_role_.setConstant(n, -1);
-    for (Index i = 0; i < m; ++i) {
-      Index col = -1;
-      for (Index j = 0; j < n; ++j) {
-        if (s.coeff(i, j) == Scalar(0)) continue;
-        if (col >= 0) return false;
-        col = j;
-      }
-      if (col < 0 || !(s.coeff(i, col) > Scalar(0)) || col_role_.coeff(col) >= 0) return false;
-      col_role_.coeffRef(col) = static_cast<int>(i);
-      sel_col_.coeffRef(i) = static_cast<int>(col);
-      sel_scale_.coeffRef(i) = s.coeff(i, col);
-    }
-    return true;
   }
 
   /// True when S is positive semidefinite within its error bound serr_ plus the elimination's
@@ -507,20 +401,16 @@ class LcqpMonotonePath {
   static constexpr bool kBounded = MaxN != Dynamic && MaxP != Dynamic;
   static constexpr int kMaxLuCols = kBounded ? MaxN + MaxP + 1 : Dynamic;
   using MatrixPP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxP, MaxP>;
-  using MatrixNP = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::ColMajor, MaxN, MaxP>;
   using MatrixLu = Eigen::Matrix<Scalar, Dynamic, Dynamic, Eigen::RowMajor, MaxN, kMaxLuCols>;
   using IntP = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxP, 1>;
-  using IntN = Eigen::Matrix<int, Dynamic, 1, Eigen::ColMajor, MaxN, 1>;
 
   LemkeSolver<Scalar, MaxP> lemke_;
-  Scalar cvec_scale_ = Scalar(1);  // alpha = |E c|_inf of the LCP
-  Scalar cvec_beta_ = Scalar(1);   // beta = max |E S E| of the LCP
-  VectorN x0_;
-  VectorP cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_, sel_scale_;
-  IntP sel_col_, i0_, visited_;  // i0_ also symmetric_scaling's queue (before I0 exists)
-  IntN free_col_, col_role_;     // free_col_ first holds the equality rows (build_line)
-  MatrixLu lu_;
-  MatrixNP t_;
+  Scalar cvec_scale_ = Scalar(1);            // alpha = |E c|_inf of the LCP
+  Scalar cvec_beta_ = Scalar(1);             // beta = max |E S E| of the LCP
+  LcqpAffineLine<Scalar, MaxN, MaxP> line_;  // x = x0 + T lambda
+  VectorP cvec_, dvec_, equil_, mu_, w_, w_relaxed_, w_noise_;
+  IntP i0_, visited_;        // i0_ also symmetric_scaling's queue (before I0 exists)
+  MatrixLu lu_;              // elimination scratch: the line's, the semidefinite test's, solve_i0's
   MatrixPP mm_, ss_, serr_;  // serr_: bound on S's error, entrywise
 };
 
