@@ -74,7 +74,7 @@ class LcqpAffineLine {
     Index eq = 0;
     for (Index i = 0; i < nc; ++i) {
       if (p.lbA.coeff(i) != p.ubA.coeff(i)) continue;
-      if (eq == ny) return false;
+      if (eq >= ny) return false;
       identity = identity && unit_row(p, i, eq, ny);
       free_col_.coeffRef(eq++) = static_cast<int>(i);
     }

@@ -147,8 +147,7 @@ class LcqpMonotonePath {
         mm_.coeffRef(i, j) = sum;
         serr_.coeffRef(i, j) = magnitude;
       }
-    // c = oth x0 - lb_oth with its rounding (c_rounding) from the same pass.
-    const Scalar unit = product_rounding();
+    // c = oth x0 - lb_oth, and |oth_i| |x0| for its rounding (c_rounding), in one pass per row.
     for (Index i = 0; i < m; ++i) {
       Scalar sum = Scalar(0), magnitude = Scalar(0);
       for (Index k = 0; k < n; ++k) {
@@ -157,8 +156,7 @@ class LcqpMonotonePath {
         magnitude += std::fabs(term);
       }
       const Scalar c = sum - lb_oth.coeff(i);
-      const Scalar rounding = unit * (std::fabs(lb_oth.coeff(i)) + magnitude);
-      cvec_.coeffRef(i) = std::fabs(c) <= rounding ? Scalar(0) : c;
+      cvec_.coeffRef(i) = std::fabs(c) <= c_rounding(lb_oth.coeff(i), magnitude) ? Scalar(0) : c;
     }
     // i0_ is the search's queue here: every path writes I0 before reading it.
     if (!symmetric_scaling(mm_, m, dvec_, visited_, i0_)) return false;
@@ -277,11 +275,16 @@ class LcqpMonotonePath {
   /// of c = oth x0 - lb_oth, of w): 64 n eps.
   Scalar product_rounding() const noexcept { return lcqp_sum_rounding<Scalar>(line_.x0().size()); }
 
-  /// The rounding of c_i = oth_i x0 - lb_oth_i: 64 n eps (|lb_oth_i| + |oth_i| |x0|).
+  /// The rounding of c_i = oth_i x0 - lb_oth_i: 64 n eps (|lb_oth_i| + |oth_i| |x0|), given
+  /// lb_oth_i and magnitude = |oth_i| |x0|.
+  Scalar c_rounding(Scalar lb_oth_i, Scalar magnitude) const noexcept {
+    return product_rounding() * (std::fabs(lb_oth_i) + magnitude);
+  }
+
+  /// c_rounding of row i, |oth_i| |x0| summed here.
   template <typename OtherRows, typename OtherBounds>
   Scalar c_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Index i) const noexcept {
-    return product_rounding() *
-           (std::fabs(lb_oth.coeff(i)) + oth.row(i).cwiseAbs().dot(line_.x0().cwiseAbs()));
+    return c_rounding(lb_oth.coeff(i), oth.row(i).cwiseAbs().dot(line_.x0().cwiseAbs()));
   }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
