@@ -88,17 +88,11 @@ class LcqpAffineLine {
       t_.coeffRef(j, i) = Scalar(1) / a;
     }
     if (identity) {
-      // y_c = b_c - E_lambda,c x_sel (the equality row of free column c, read in place), the
-      // terms subtracted in the order of the pairs.
-      for (Index c = 0; c < ny; ++c) x0_.coeffRef(c) = p.lbA.coeff(free_col_.coeff(c));
-      for (Index i = 0; i < m; ++i) {
-        const Scalar x_sel = x0_.coeff(ny + i), inv_a = t_.coeff(ny + i, i);
-        for (Index c = 0; c < ny; ++c) {
-          const Scalar yl = p.A.coeff(free_col_.coeff(c), ny + i);
-          x0_.coeffRef(c) -= yl * x_sel;
-          t_.coeffRef(c, i) = -yl * inv_a;
-        }
-      }
+      // [E_lambda | b] read in place: equality c (row free_col_(c) of A) belongs to free column c.
+      fill_free_rows(
+          ny, m, [](Index c) { return c; },
+          [&](Index c, Index i) { return p.A.coeff(free_col_.coeff(c), ny + i); },
+          [&](Index c) { return p.lbA.coeff(free_col_.coeff(c)); });
       return true;
     }
     Index k = 0;
@@ -106,16 +100,10 @@ class LcqpAffineLine {
       if (col_role_.coeff(j) < 0) free_col_.coeffRef(k++) = static_cast<int>(j);
     gather_equalities(p, ny, m, lu);
     if (ny > 0 && !gauss_jordan(lu, ny, ny + m + 1)) return false;
-    for (Index c = 0; c < ny; ++c) {
-      const Index j = free_col_.coeff(c);
-      Scalar v = lu.coeff(c, ny + m);
-      for (Index i = 0; i < m; ++i) {
-        const Scalar yl = lu.coeff(c, ny + i);
-        v -= yl * x0_.coeff(sel_col_.coeff(i));
-        t_.coeffRef(j, i) = -yl * t_.coeff(sel_col_.coeff(i), i);  // -yl (1 / a_i)
-      }
-      x0_.coeffRef(j) = v;
-    }
+    fill_free_rows(
+        ny, m, [&](Index c) { return static_cast<Index>(free_col_.coeff(c)); },
+        [&](Index c, Index i) { return lu.coeff(c, ny + i); },
+        [&](Index c) { return lu.coeff(c, ny + m); });
     return true;
   }
 
@@ -127,6 +115,23 @@ class LcqpAffineLine {
     LaneCount<Scalar> nonzero = 0;
     for (Index c = 0; c < ny; ++c) nonzero += p.A.coeff(i, c) != Scalar(0) ? 1 : 0;
     return nonzero == 1 && p.A.coeff(i, r) == Scalar(1);
+  }
+
+  /// The free rows of x0 and T from Y = [Y_lambda | Y_b] (y_c = Y_b,c - Y_lambda,c x_sel, the terms
+  /// subtracted in the order of the pairs; T_c = -Y_lambda,c / a), once the selected rows are set:
+  /// column(c) is free column c's index in x, y(c, i) and b(c) read Y.
+  template <typename Column, typename YLambda, typename YB>
+  void fill_free_rows(Index ny, Index m, Column column, YLambda y, YB b) noexcept {
+    for (Index c = 0; c < ny; ++c) x0_.coeffRef(column(c)) = b(c);
+    for (Index i = 0; i < m; ++i) {
+      const Index sel = sel_col_.coeff(i);
+      const Scalar x_sel = x0_.coeff(sel), inv_a = t_.coeff(sel, i);
+      for (Index c = 0; c < ny; ++c) {
+        const Scalar yl = y(c, i);
+        x0_.coeffRef(column(c)) -= yl * x_sel;
+        t_.coeffRef(column(c), i) = -yl * inv_a;
+      }
+    }
   }
 
   /// Copies the equality rows as [E_y | E_lambda | b] into lu, the columns gathered by free_col_

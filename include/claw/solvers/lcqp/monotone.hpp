@@ -132,29 +132,21 @@ class LcqpMonotonePath {
   /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
   template <typename OtherRows, typename OtherBounds>
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
-    const Index m = cvec_.size(), n = line_.x0().size();
+    const Index m = cvec_.size();
     const Scalar noise = lcqp_cancellation_fraction<Scalar>();
-    // M = oth T and |oth| |T| (until S's error bound replaces it) in one pass over each row pair.
+    // M = oth T and |oth| |T| (until S's error bound replaces it).
     for (Index j = 0; j < m; ++j)
       for (Index i = 0; i < m; ++i) {
-        Scalar sum = Scalar(0), magnitude = Scalar(0);
-        for (Index k = 0; k < n; ++k) {
-          const Scalar term = oth.coeff(i, k) * line_.t().coeff(k, j);
-          sum += term;
-          magnitude += std::fabs(term);
-        }
+        Scalar sum, magnitude;
+        row_times(oth, i, line_.t().col(j), sum, magnitude);
         if (sum != Scalar(0) && std::fabs(sum) <= noise * magnitude) return false;
         mm_.coeffRef(i, j) = sum;
         serr_.coeffRef(i, j) = magnitude;
       }
-    // c = oth x0 - lb_oth, and |oth_i| |x0| for its rounding (c_rounding), in one pass per row.
+    // c = oth x0 - lb_oth, with |oth_i| |x0| for its rounding (c_rounding).
     for (Index i = 0; i < m; ++i) {
-      Scalar sum = Scalar(0), magnitude = Scalar(0);
-      for (Index k = 0; k < n; ++k) {
-        const Scalar term = oth.coeff(i, k) * line_.x0().coeff(k);
-        sum += term;
-        magnitude += std::fabs(term);
-      }
+      Scalar sum, magnitude;
+      row_times(oth, i, line_.x0(), sum, magnitude);
       const Scalar c = sum - lb_oth.coeff(i);
       cvec_.coeffRef(i) = std::fabs(c) <= c_rounding(lb_oth.coeff(i), magnitude) ? Scalar(0) : c;
     }
@@ -284,7 +276,24 @@ class LcqpMonotonePath {
   /// c_rounding of row i, |oth_i| |x0| summed here.
   template <typename OtherRows, typename OtherBounds>
   Scalar c_rounding(const OtherRows& oth, const OtherBounds& lb_oth, Index i) const noexcept {
-    return c_rounding(lb_oth.coeff(i), oth.row(i).cwiseAbs().dot(line_.x0().cwiseAbs()));
+    Scalar sum, magnitude;
+    row_times(oth, i, line_.x0(), sum, magnitude);
+    return c_rounding(lb_oth.coeff(i), magnitude);
+  }
+
+  /// sum = oth_i v and magnitude = sum_k |oth_ik v_k| (what the sum's rounding scales with), in
+  /// one pass in column order (a plain loop: at these sizes a vectorised reduction's set-up costs
+  /// more than the sum).
+  template <typename OtherRows, typename V>
+  static void row_times(const OtherRows& oth, Index i, const V& v, Scalar& sum,
+                        Scalar& magnitude) noexcept {
+    sum = Scalar(0);
+    magnitude = Scalar(0);
+    for (Index k = 0; k < v.size(); ++k) {
+      const Scalar term = oth.coeff(i, k) * v.coeff(k);
+      sum += term;
+      magnitude += std::fabs(term);
+    }
   }
 
   /// The rounding of each w_i = oth_i x - lb_oth_i at the point of the scaled solution in mu_
