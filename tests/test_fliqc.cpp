@@ -547,17 +547,30 @@ TEST_CASE("FLIQC: NaN or Inf in any input gives NonFiniteInput and stops", "[fli
 
 TEST_CASE("FLIQC: the warm start reuses the previous active set and gives the same answer",
           "[fliqc]") {
+  // Three distances (with one or two the LCP is solved over its bases and no guess is tried),
+  // without the projector so that the three rows' LCP is nonsingular; each row approaches under
+  // the guide (P_i guide < 0) by more than psi_i - eps allows within dt.
   const Toy toy;
+  PsiVec psi(3);
+  psi << 0.03, 0.022, 0.024;
+  PMat p(3, 4);
+  p << -0.5, 0.3, -0.2, -1.0,  //
+      -1.0, 0.0, 0.5, 0.0,     //
+      0.0, 1.0, 0.0, -0.5;
+  auto s = defaults();
+  s.enable_nullspace_projector_in_A = false;
   Filter filter;
-  REQUIRE(filter.configure(defaults()) == Status::Ok);
-  const Vec4 first = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p).qdot;
+  REQUIRE(filter.configure(s) == Status::Ok);
+  const Vec4 first = filter.filter(toy.guide, toy.jacobian, psi, p).qdot;
+  REQUIRE(filter.result().status == Status::Ok);
+  CHECK(filter.result().path == claw::LcqpPath::Monotone);
   CHECK(filter.result().lemke_pivots > 0);
-  const auto& second = filter.filter(toy.guide, toy.jacobian, toy.psi, toy.p);
+  const auto& second = filter.filter(toy.guide, toy.jacobian, psi, p);
   CHECK(second.lemke_pivots == 0);  // the guess verified: no pivot
   CHECK((second.qdot - first).lpNorm<Eigen::Infinity>() <= 1e-15);
   // A stale guess (the guide now moves away, lambda = 0) is rejected and Lemke runs.
   const Vec4 away = -toy.guide;
-  const auto& third = filter.filter(away, toy.jacobian, toy.psi, toy.p);
+  const auto& third = filter.filter(away, toy.jacobian, psi, p);
   REQUIRE(third.status == Status::Ok);
   CHECK((third.qdot - away).lpNorm<Eigen::Infinity>() <= 1e-15);
 }

@@ -854,6 +854,67 @@ TEST_CASE("LCQP monotone path: the R side selecting, c = 0, a single pair of any
   }
 }
 
+/// Two pairs whose LCP is w = c + E lambda, c = b - r: x = [y; lambda], y = b + E lambda (two
+/// equality rows [I | -E]), L selects lambda, R y >= r.
+Problem two_pair_lcp(const Eigen::Matrix2d& e, const Eigen::Vector2d& b, const Eigen::Vector2d& r,
+                     const Eigen::Vector4d& g) {
+  Problem p(4, 2, 2);
+  p.Q.setIdentity();
+  p.g = g;
+  p.A.leftCols(2).setIdentity();
+  p.A.rightCols(2) = -e;
+  p.lbA = b;
+  p.ubA = b;
+  p.L.rightCols(2).setIdentity();
+  p.R.leftCols(2).setIdentity();
+  p.lbR = r;
+  return p;
+}
+
+TEST_CASE("LCQP monotone path: one or two pairs solved over the bases, P-matrices only", "[lcqp]") {
+  std::mt19937 rng(707);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Solver solver;
+  // E = [1 3; 0 1] is a P-matrix but not S D with S symmetric: the complementary point is unique
+  // and certified on the monotone path without Lemke, for every sign pattern of c.
+  Eigen::Matrix2d p_matrix;
+  p_matrix << 1.0, 3.0, 0.0, 1.0;
+  // E = [1 2; 2 1] is indefinite (det -3): c = (-1, -1) has two complementary points,
+  // lambda = (1, 0) and (0, 1), so only the enumeration of branches may decide.
+  Eigen::Matrix2d indefinite;
+  indefinite << 1.0, 2.0, 2.0, 1.0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Eigen::Vector2d b(u(rng), u(rng)), r(u(rng), u(rng));
+    const Eigen::Vector4d g(u(rng), u(rng), u(rng), u(rng));
+    const bool positive = trial % 2 == 0;
+    const Problem p = two_pair_lcp(positive ? p_matrix : indefinite, b, r, g);
+    const Enumeration e = enumerate(p);
+    REQUIRE(e.feasible);
+    const auto& res = solver.solve(p);
+    INFO("trial " << trial);
+    check_ok_point(p, res);
+    CHECK(res.certified_global);
+    CHECK(same_objective(res.objective, e.objective, 1e-10));
+    CHECK((res.x - e.x).lpNorm<Eigen::Infinity>() <= 1e-8 * scale_of(e.x));
+    if (positive) {
+      CHECK(res.path == LcqpPath::Monotone);
+      CHECK(res.lemke_pivots == 0);
+    } else {
+      CHECK(res.path == LcqpPath::BranchAndBound);
+    }
+  }
+  // Swapped sides (R selects lambda): the same point on the monotone path.
+  const Problem p = two_pair_lcp(p_matrix, Eigen::Vector2d(-0.5, 0.2), Eigen::Vector2d(0.3, 0.4),
+                                 Eigen::Vector4d(0.1, -0.2, 0.3, 0.0));
+  const auto& direct = solver.solve(p);
+  REQUIRE(direct.status == Status::Ok);
+  const VectorXd x = direct.x;
+  const auto& swapped = solver.solve(swap_sides(p));
+  check_ok_point(swap_sides(p), swapped);
+  CHECK(swapped.path == LcqpPath::Monotone);
+  CHECK((swapped.x - x).lpNorm<Eigen::Infinity>() <= 1e-14);
+}
+
 TEST_CASE("LCQP monotone path: infeasibility by Lemke's ray and by a violated bound", "[lcqp]") {
   Solver solver;
   {

@@ -4,17 +4,22 @@
 // line x = x0 + T lambda, which takes a shortcut when the equalities are [I | E_lambda] on
 // x = [y; lambda]: the same LCQP written so that the shortcut applies, with scaled equality rows
 // (elimination), with the rows reversed (row exchanges) and with lambda first (gathered columns)
-// must agree.
+// must agree; and the monotone path's LCP of one or two pairs (detail::SmallLcp): its certificate's
+// margins in closed form, its solutions by hand and against Lemke.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
 
 #include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/qp_linalg.hpp"
+#include "claw/solvers/lcp.hpp"
 #include "claw/solvers/lcqp.hpp"
+#include "claw/solvers/lcqp/small_lcp.hpp"
 #include "support/solver_instances.hpp"
 
 namespace {
@@ -170,4 +175,150 @@ TEST_CASE(
   }
   // The comparison covers pairs that push (lambda > 0), not only lambda = 0 everywhere.
   CHECK(pushed >= 50);
+}
+
+namespace {
+
+template <typename Scalar>
+using SmallMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2>;
+template <typename Scalar>
+using SmallVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 2, 1>;
+
+/// certify() on M with every entry's magnitude `e` (unit 1, so E_ij = e), c = 0, no c rounding.
+template <typename Scalar>
+bool certifies(const SmallMatrix<Scalar>& mm, Scalar e) {
+  const Eigen::Index m = mm.rows();
+  const SmallMatrix<Scalar> magnitude = SmallMatrix<Scalar>::Constant(m, m, e);
+  const SmallVector<Scalar> zero = SmallVector<Scalar>::Zero(m);
+  claw::detail::SmallLcp<Scalar> lcp;
+  return lcp.certify(mm, magnitude, Scalar(1), zero, zero, m);
+}
+
+/// The solution of LCP(c, M) by SmallLcp with no error on M or c; REQUIREs the certificate.
+template <typename Scalar>
+SmallVector<Scalar> small_solution(const SmallMatrix<Scalar>& mm, const SmallVector<Scalar>& c,
+                                   const SmallVector<Scalar>& c_err) {
+  const Eigen::Index m = c.size();
+  claw::detail::SmallLcp<Scalar> lcp;
+  REQUIRE(lcp.certify(mm, SmallMatrix<Scalar>::Zero(m, m), Scalar(0), c, c_err, m));
+  SmallVector<Scalar> lambda(m);
+  REQUIRE(lcp.solve(lambda));
+  return lambda;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("SmallLcp: the certificate's margins in closed form", "[kernels][lcqp]", double,
+                   float) {
+  using Scalar = TestType;
+  using M = SmallMatrix<Scalar>;
+  const Scalar eps = std::numeric_limits<Scalar>::epsilon();
+  // One pair: E_00 / M_00 <= 1/2, so e = 1/2 certifies M = 1 and the next number above does not.
+  M one(1, 1);
+  one << Scalar(1);
+  CHECK(certifies<Scalar>(one, Scalar(0.5)));
+  CHECK_FALSE(certifies<Scalar>(one, std::nextafter(Scalar(0.5), Scalar(1))));
+  one << Scalar(0);
+  CHECK_FALSE(certifies<Scalar>(one, Scalar(0)));
+  one << Scalar(-1);
+  CHECK_FALSE(certifies<Scalar>(one, Scalar(0)));
+  one << std::numeric_limits<Scalar>::quiet_NaN();
+  CHECK_FALSE(certifies<Scalar>(one, Scalar(0)));
+  // Two pairs, M = [1 1; 1 1 + d], d = 1/8: det = d exactly, det's rounding allowance
+  // 4 eps (1 + d + 1), ||adj M||_inf = 2 + d, ||E||_inf = 2 e: certified exactly when
+  // (2 + d) 2 e <= (d - 4 eps (2 + d)) / 2.
+  const Scalar d = Scalar(0.125);
+  M near(2, 2);
+  near << Scalar(1), Scalar(1), Scalar(1), Scalar(1) + d;
+  const Scalar limit = (d - Scalar(4) * eps * (Scalar(2) + d)) / (Scalar(4) * (Scalar(2) + d));
+  CHECK(certifies<Scalar>(near, Scalar(0.99) * limit));
+  CHECK_FALSE(certifies<Scalar>(near, Scalar(1.01) * limit));
+  // Every principal minor must be positive: indefinite, singular, negative definite, and a
+  // positive determinant with negative diagonal all fail with E = 0.
+  M m2(2, 2);
+  m2 << Scalar(1), Scalar(2), Scalar(2), Scalar(1);
+  CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
+  m2 << Scalar(1), Scalar(1), Scalar(1), Scalar(1);
+  CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
+  m2 << Scalar(-1), Scalar(0), Scalar(0), Scalar(-1);
+  CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
+  m2 << Scalar(1), Scalar(3), Scalar(0), Scalar(1);  // nonsymmetric P-matrix
+  CHECK(certifies<Scalar>(m2, Scalar(0)));
+  // A determinant within its own rounding of 0 is not positive: [1 1; 1 1 + eps] has det = eps
+  // (exact) against the allowance 4 eps (2 + eps).
+  m2 << Scalar(1), Scalar(1), Scalar(1), Scalar(1) + eps;
+  CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
+  // A non-finite c or c rounding is refused.
+  claw::detail::SmallLcp<Scalar> lcp;
+  const M identity = M::Identity(2, 2);
+  SmallVector<Scalar> c(2), c_err = SmallVector<Scalar>::Zero(2);
+  c << Scalar(1), std::numeric_limits<Scalar>::infinity();
+  CHECK_FALSE(lcp.certify(identity, M::Zero(2, 2), Scalar(0), c, c_err, 2));
+  c << Scalar(1), Scalar(1);
+  c_err << Scalar(0), std::numeric_limits<Scalar>::quiet_NaN();
+  CHECK_FALSE(lcp.certify(identity, M::Zero(2, 2), Scalar(0), c, c_err, 2));
+}
+
+TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][lcqp]", double,
+                   float) {
+  using Scalar = TestType;
+  using M = SmallMatrix<Scalar>;
+  using V = SmallVector<Scalar>;
+  const Scalar eps = std::numeric_limits<Scalar>::epsilon();
+  const V none = V::Zero(2);
+  // M = I: lambda = max(-c, 0), one case per basis.
+  const M identity = M::Identity(2, 2);
+  for (const auto& cs : {std::array<Scalar, 2>{1, 2}, std::array<Scalar, 2>{-1, 2},
+                         std::array<Scalar, 2>{2, -3}, std::array<Scalar, 2>{-1, -2}}) {
+    V c(2);
+    c << cs[0], cs[1];
+    const V lambda = small_solution<Scalar>(identity, c, none);
+    CHECK(lambda(0) == std::max(-cs[0], Scalar(0)));
+    CHECK(lambda(1) == std::max(-cs[1], Scalar(0)));
+  }
+  // M = [1 3; 0 1], c = (-1, -1): {} gives w = c < 0, {0} gives lambda_0 = 1 and w_1 = -1 < 0,
+  // {1} gives lambda_1 = 1 and w_0 = -1 + 3 = 2 >= 0: lambda = (0, 1).
+  M upper(2, 2);
+  upper << Scalar(1), Scalar(3), Scalar(0), Scalar(1);
+  V c(2);
+  c << Scalar(-1), Scalar(-1);
+  const V lambda = small_solution<Scalar>(upper, c, none);
+  CHECK(lambda(0) == Scalar(0));
+  CHECK(lambda(1) == Scalar(1));
+  // c_0 = -t below its rounding t' > t: the empty basis passes (w_0 >= -t'), lambda = 0; with no
+  // rounding declared, lambda_0 = t.
+  const Scalar t = Scalar(1e-3) * eps;
+  c << -t, Scalar(1);
+  V c_err(2);
+  c_err << Scalar(10) * t, Scalar(0);
+  CHECK(small_solution<Scalar>(identity, c, c_err)(0) == Scalar(0));
+  CHECK(small_solution<Scalar>(identity, c, none)(0) == t);
+  // One pair: lambda = max(-c / M, 0).
+  M one(1, 1);
+  one << Scalar(4);
+  V c1(1);
+  c1 << Scalar(-2);
+  CHECK(small_solution<Scalar>(one, c1, V::Zero(1))(0) == Scalar(0.5));
+  // Random row-diagonally-dominant 2 x 2 (P-matrices, mostly nonsymmetric) against Lemke.
+  std::mt19937 rng(20261207);
+  std::uniform_real_distribution<Scalar> u(Scalar(-1), Scalar(1));
+  claw::LemkeSolver<Scalar, 2> lemke;
+  for (int trial = 0; trial < 500; ++trial) {
+    M mm(2, 2);
+    mm << Scalar(0), u(rng), u(rng), Scalar(0);
+    mm(0, 0) = std::fabs(mm(0, 1)) + Scalar(0.1) + std::fabs(u(rng));
+    mm(1, 1) = std::fabs(mm(1, 0)) + Scalar(0.1) + std::fabs(u(rng));
+    V q(2);
+    q << u(rng), u(rng);
+    const V mine = small_solution<Scalar>(mm, q, none);
+    const auto& r = lemke.solve(q, mm);
+    INFO("trial " << trial);
+    REQUIRE(r.status == claw::Status::Ok);
+    const V w = q + mm * mine;
+    const Scalar tol = Scalar(64) * eps;
+    CHECK(mine.minCoeff() >= Scalar(0));
+    CHECK(w.minCoeff() >= -tol);
+    CHECK(std::fabs(mine(0) * w(0)) + std::fabs(mine(1) * w(1)) <= tol);
+    CHECK((mine - r.z).template lpNorm<Eigen::Infinity>() <= Scalar(1e3) * eps);
+  }
 }

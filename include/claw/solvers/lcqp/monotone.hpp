@@ -17,6 +17,7 @@
 #include "claw/solvers/detail/symmetric_scaling.hpp"
 #include "claw/solvers/lcp.hpp"
 #include "claw/solvers/lcqp/affine_line.hpp"
+#include "claw/solvers/lcqp/small_lcp.hpp"
 
 namespace claw {
 namespace detail {
@@ -24,9 +25,11 @@ namespace detail {
 /// The monotone path of LcqpSolver (its class comment states the method). It applies when one
 /// side of the pairs selects variables (each row of L, or of R, has one nonzero entry, positive,
 /// in distinct columns: lambda_i = L_i x - lbL_i) and the equality rows of A determine the other
-/// n - m variables: x = x0 + T lambda and the other side is w = c + M lambda. When M = S D with S
-/// symmetric positive semidefinite and D positive diagonal, 0 <= lambda perp w >= 0 is the monotone
-/// LCP(c, S) in mu = D lambda, whose w is unique; lambda is unique when S restricted to the pairs
+/// n - m variables: x = x0 + T lambda and the other side is w = c + M lambda. With m <= 2 pairs and
+/// M a P-matrix within its error bound (SmallLcp), the LCP's one solution is found among its
+/// complementary bases. Otherwise, when M = S D with S symmetric positive semidefinite and D
+/// positive diagonal, 0 <= lambda perp w >= 0 is the monotone LCP(c, S) in mu = D lambda, whose w
+/// is unique (Lemke's method solves it); lambda is unique when S restricted to the pairs
 /// with w_i = 0 (to the rounding of w) is nonsingular with a margin over S's error bound. Every
 /// test decides with the rounding bounds of the quantities it reads, so that a problem within
 /// rounding of another structure falls through instead of being certified.
@@ -78,6 +81,8 @@ class LcqpMonotonePath {
     const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
     if (!line_.build(p, side == 0 ? p.lbL : p.lbR, lu_)) return Outcome::NotApplicable;
     if (!build_lcp(oth, lb_oth)) return Outcome::NotApplicable;
+    if (solved_over_bases(m)) return line_point(x);
+    if (!symmetrize_and_equilibrate(m)) return Outcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke runs on the scaled LCP
     // (c / alpha, S / beta) in mu' = mu beta / alpha.
     const Scalar alpha = cvec_.template lpNorm<Eigen::Infinity>();
@@ -118,18 +123,13 @@ class LcqpMonotonePath {
   }
 
  private:
-  /// w = c + M lambda with M = oth T and c = oth x0 - lb_oth, then M = S D (S symmetric, D > 0
-  /// diagonal), S equilibrated to a unit diagonal (E S E, E c, D / E) and tested positive
-  /// semidefinite; cvec_beta_ = max |E S E|. Every decision allows for the rounding of what it
-  /// reads:
+  /// w = c + M lambda with M = oth T (into mm_, and |oth| |T| into serr_) and c = oth x0 - lb_oth
+  /// (into cvec_, its rounding c_rounding into w_noise_). Each decision allows for the rounding of
+  /// what it reads:
   ///  - an entry of M with |M_ij| <= sqrt(eps) (|oth| |T|)_ij is a cancellation known to no digit
   ///    (T carries the elimination's rounding), so the LCP's shape is unknown: not applicable;
   ///  - an entry of c within 64 n eps (|lb| + |oth| |x0|)_i of 0 is 0 (the LCP is scaled by |c|_inf
-  ///    later, which would make such rounding a unit-size entry);
-  ///  - S is taken symmetric, (S_ij + S_ji) / 2, and serr_ bounds its distance from the exact S:
-  ///    half the asymmetry plus the rounding of M, 64 n eps (|oth_i| |T_j|) / d_j.
-  /// The equilibration makes Lemke's relative pivot tolerance mean the same in every column (D is
-  /// fixed only up to one factor per linked group of pairs, so S's diagonal can span any range).
+  ///    later, which would make such rounding a unit-size entry).
   template <typename OtherRows, typename OtherBounds>
   bool build_lcp(const OtherRows& oth, const OtherBounds& lb_oth) noexcept {
     const Index m = cvec_.size();
@@ -148,8 +148,28 @@ class LcqpMonotonePath {
       Scalar sum, magnitude;
       row_times(oth, i, line_.x0(), sum, magnitude);
       const Scalar c = sum - lb_oth.coeff(i);
-      cvec_.coeffRef(i) = std::fabs(c) <= c_rounding(lb_oth.coeff(i), magnitude) ? Scalar(0) : c;
+      const Scalar rounding = c_rounding(lb_oth.coeff(i), magnitude);
+      cvec_.coeffRef(i) = std::fabs(c) <= rounding ? Scalar(0) : c;
+      w_noise_.coeffRef(i) = rounding;  // until scaled_w_rounding() overwrites it
     }
+    return true;
+  }
+
+  /// One or two pairs with M a P-matrix within its error bound unit |oth| |T| (SmallLcp): the
+  /// LCP's one solution, from its complementary bases, into mu_ (lambda itself, unscaled).
+  bool solved_over_bases(Index m) noexcept {
+    if (m > 2) return false;
+    SmallLcp<Scalar> small;
+    return small.certify(mm_, serr_, product_rounding(), cvec_, w_noise_, m) && small.solve(mu_);
+  }
+
+  /// M = S D (S symmetric, D > 0 diagonal), S equilibrated to a unit diagonal (E S E, E c, D / E)
+  /// and tested positive semidefinite; cvec_beta_ = max |E S E|. S is taken symmetric,
+  /// (S_ij + S_ji) / 2, and serr_ bounds its distance from the exact S: half the asymmetry plus the
+  /// rounding of M, 64 n eps (|oth_i| |T_j|) / d_j. The equilibration makes Lemke's relative
+  /// pivot tolerance mean the same in every column (D is fixed only up to one factor per linked
+  /// group of pairs, so S's diagonal can span any range).
+  bool symmetrize_and_equilibrate(Index m) noexcept {
     // i0_ is the search's queue here: every path writes I0 before reading it.
     if (!symmetric_scaling(mm_, m, dvec_, visited_, i0_)) return false;
     for (Index j = 0; j < m; ++j)
@@ -362,6 +382,11 @@ class LcqpMonotonePath {
   /// lambda = D^-1 mu (mu_ holds the solution in the unscaled LCP's mu), x = x0 + T lambda.
   Outcome point(VectorN& x) noexcept {
     for (Index i = 0; i < mu_.size(); ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
+    return line_point(x);
+  }
+
+  /// x = x0 + T lambda for lambda in mu_.
+  Outcome line_point(VectorN& x) noexcept {
     x.noalias() = detail::product(line_.t(), mu_);
     x += line_.x0();
     return Outcome::Point;

@@ -25,10 +25,13 @@ namespace claw {
 ///    row of L, or of R, has one nonzero entry, positive, in distinct columns: lambda_i =
 ///    L_i x - lbL_i), and the equality rows of A (lbA = ubA) determine the other n - m variables
 ///    from lambda (exactly n - m of them, nonsingular on those variables). Then every x is affine
-///    in lambda, x = x0 + T lambda, and the other side is w = c + M lambda. When M = S D with S
-///    symmetric positive semidefinite and D positive diagonal (detected numerically: FLIQC's
-///    matrix when each P_i^inv is a positive multiple of P_i'), 0 <= lambda perp w >= 0 is the
-///    monotone LCP(c, S) in mu = D lambda: its w is unique, Lemke's method (on the LCP
+///    in lambda, x = x0 + T lambda, and the other side is w = c + M lambda. With one or two
+///    pairs, when every M' within M's rounding is a P-matrix (positive principal minors, with
+///    margins), the LCP has exactly one solution, found among its at most four complementary
+///    bases. Otherwise, when M = S D with S symmetric positive semidefinite and D positive
+///    diagonal (detected numerically: FLIQC's matrix when each P_i^inv is a positive multiple of
+///    P_i'), 0 <= lambda perp w >= 0 is the monotone LCP(c, S) in mu = D lambda: its w is
+///    unique, Lemke's method (on the LCP
 ///    equilibrated to a unit diagonal) solves it or proves it infeasible with a ray, and lambda is
 ///    unique when S restricted to the pairs with w_i = 0 (to the rounding of R x - lbR) is
 ///    nonsingular. The unique complementary point is then the only feasible candidate: it is the
@@ -101,8 +104,9 @@ class LcqpSolver {
 
   /// Solve with a guess of the active sides, one entry per pair as in LcqpResult::active (0: the
   /// L side is active, 1: the R side, 2: both), e.g. the previous result's. The monotone path tries
-  /// the guess first and keeps it only when it verifies as a strictly complementary solution (a
-  /// wrong guess costs one small linear solve); the other paths ignore it. Wrong size: ignored.
+  /// the guess before Lemke's method and keeps it only when it verifies as a strictly
+  /// complementary solution (a wrong guess costs one small linear solve); the closed form of one
+  /// or two pairs and the other paths ignore it. Wrong size: ignored.
   template <typename DGuess>
   [[nodiscard]] const Result& solve(const Problem& problem,
                                     const Eigen::MatrixBase<DGuess>& guess) noexcept {
