@@ -180,6 +180,11 @@ TEST_CASE(
 namespace {
 
 template <typename Scalar>
+Scalar tiniest_of() {
+  return std::numeric_limits<Scalar>::denorm_min();
+}
+
+template <typename Scalar>
 using SmallMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2>;
 template <typename Scalar>
 using SmallVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 2, 1>;
@@ -194,15 +199,26 @@ bool certifies(const SmallMatrix<Scalar>& mm, Scalar e) {
   return lcp.certify(mm, magnitude, Scalar(1), zero, zero, m);
 }
 
-/// The solution of LCP(c, M) by SmallLcp with no error on M or c; REQUIREs the certificate.
+/// SmallLcp on LCP(c, M) with no error on M; REQUIREs the certificate. True when a basis passed
+/// (the solution in lambda, its error bound in error).
 template <typename Scalar>
-SmallVector<Scalar> small_solution(const SmallMatrix<Scalar>& mm, const SmallVector<Scalar>& c,
-                                   const SmallVector<Scalar>& c_err) {
+bool small_solve(const SmallMatrix<Scalar>& mm, const SmallVector<Scalar>& c,
+                 const SmallVector<Scalar>& c_err, SmallVector<Scalar>& lambda, Scalar& error) {
   const Eigen::Index m = c.size();
   claw::detail::SmallLcp<Scalar> lcp;
   REQUIRE(lcp.certify(mm, SmallMatrix<Scalar>::Zero(m, m), Scalar(0), c, c_err, m));
-  SmallVector<Scalar> lambda(m);
-  REQUIRE(lcp.solve(lambda));
+  lambda.resize(m);
+  return lcp.solve(lambda, error);
+}
+
+/// small_solve() that must find a basis; the solution.
+template <typename Scalar>
+SmallVector<Scalar> small_solution(const SmallMatrix<Scalar>& mm, const SmallVector<Scalar>& c,
+                                   const SmallVector<Scalar>& c_err) {
+  SmallVector<Scalar> lambda;
+  Scalar error = Scalar(-1);
+  REQUIRE(small_solve(mm, c, c_err, lambda, error));
+  CHECK(error >= Scalar(0));
   return lambda;
 }
 
@@ -225,12 +241,14 @@ TEMPLATE_TEST_CASE("SmallLcp: the certificate's margins in closed form", "[kerne
   one << std::numeric_limits<Scalar>::quiet_NaN();
   CHECK_FALSE(certifies<Scalar>(one, Scalar(0)));
   // Two pairs, M = [1 1; 1 1 + d], d = 1/8: det = d exactly, det's rounding allowance
-  // 4 eps (1 + d + 1), ||adj M||_inf = 2 + d, ||E||_inf = 2 e: certified exactly when
-  // (2 + d) 2 e <= (d - 4 eps (2 + d)) / 2.
+  // dot_rounding(2, 1 + d + 1) = 3 (eps (2 + d) + denorm_min), ||adj M||_inf = 2 + d,
+  // ||E||_inf = 2 e: certified exactly when (2 + d) 2 e <= (d - 3 (eps (2 + d) + denorm_min)) / 2.
   const Scalar d = Scalar(0.125);
   M near(2, 2);
   near << Scalar(1), Scalar(1), Scalar(1), Scalar(1) + d;
-  const Scalar limit = (d - Scalar(4) * eps * (Scalar(2) + d)) / (Scalar(4) * (Scalar(2) + d));
+  const Scalar tiniest = std::numeric_limits<Scalar>::denorm_min();
+  const Scalar limit =
+      (d - Scalar(3) * (eps * (Scalar(2) + d) + tiniest)) / (Scalar(4) * (Scalar(2) + d));
   CHECK(certifies<Scalar>(near, Scalar(0.99) * limit));
   CHECK_FALSE(certifies<Scalar>(near, Scalar(1.01) * limit));
   // Every principal minor must be positive: indefinite, singular, negative definite, and a
@@ -245,8 +263,12 @@ TEMPLATE_TEST_CASE("SmallLcp: the certificate's margins in closed form", "[kerne
   m2 << Scalar(1), Scalar(3), Scalar(0), Scalar(1);  // nonsymmetric P-matrix
   CHECK(certifies<Scalar>(m2, Scalar(0)));
   // A determinant within its own rounding of 0 is not positive: [1 1; 1 1 + eps] has det = eps
-  // (exact) against the allowance 4 eps (2 + eps).
+  // (exact) against the allowance 3 eps (2 + eps); and a subnormal determinant of tiny entries,
+  // t^2 (1 + 2 eps) - t^2 with t^2 subnormal, rounds to a few denorm_min whatever its exact value.
   m2 << Scalar(1), Scalar(1), Scalar(1), Scalar(1) + eps;
+  CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
+  const Scalar t = std::sqrt(std::numeric_limits<Scalar>::min()) * Scalar(0.25);
+  m2 << t, t, t, t * (Scalar(1) + Scalar(2) * eps);
   CHECK_FALSE(certifies<Scalar>(m2, Scalar(0)));
   // A non-finite c or c rounding is refused.
   claw::detail::SmallLcp<Scalar> lcp;
@@ -282,17 +304,35 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   upper << Scalar(1), Scalar(3), Scalar(0), Scalar(1);
   V c(2);
   c << Scalar(-1), Scalar(-1);
-  const V lambda = small_solution<Scalar>(upper, c, none);
-  CHECK(lambda(0) == Scalar(0));
-  CHECK(lambda(1) == Scalar(1));
-  // c_0 = -t below its rounding t' > t: the empty basis passes (w_0 >= -t'), lambda = 0; with no
-  // rounding declared, lambda_0 = t.
+  const V upper_lambda = small_solution<Scalar>(upper, c, none);
+  CHECK(upper_lambda(0) == Scalar(0));
+  CHECK(upper_lambda(1) == Scalar(1));
+  // c_0 = -t within its rounding 10 t: lambda_0 = t on basis {0} is below its error bound 2 (10 t
+  // + ...), and w_0 = -t on the empty basis is not above its noise: no basis passes strictly (the
+  // pair is degenerate to this precision). With no rounding declared, lambda_0 = t. c_0 = 0
+  // exactly is degenerate too.
   const Scalar t = Scalar(1e-3) * eps;
   c << -t, Scalar(1);
-  V c_err(2);
+  V c_err(2), lambda;
   c_err << Scalar(10) * t, Scalar(0);
-  CHECK(small_solution<Scalar>(identity, c, c_err)(0) == Scalar(0));
+  Scalar error = Scalar(0);
+  CHECK_FALSE(small_solve<Scalar>(identity, c, c_err, lambda, error));
   CHECK(small_solution<Scalar>(identity, c, none)(0) == t);
+  c << Scalar(0), Scalar(1);
+  CHECK_FALSE(small_solve<Scalar>(identity, c, none, lambda, error));
+  // The error bound: basis {0, 1} of M = [2 1; 1 2], c = (-3, -3) gives lambda = (1, 1) exactly,
+  // w = 0, so delta = 2 ||M^-1||_inf max_i noise_i with ||M^-1||_inf <= ||adj M|| / det_low =
+  // 3 / (3 - 3 (5 eps + denorm_min)) and noise_i = dot_rounding(3, 3 + 2 + 1) = 4 (6 eps +
+  // denorm_min), declared c rounding 0.
+  M sym(2, 2);
+  sym << Scalar(2), Scalar(1), Scalar(1), Scalar(2);
+  c << Scalar(-3), Scalar(-3);
+  REQUIRE(small_solve<Scalar>(sym, c, none, lambda, error));
+  CHECK(lambda(0) == Scalar(1));
+  CHECK(lambda(1) == Scalar(1));
+  const Scalar det_low = Scalar(3) - Scalar(3) * (Scalar(5) * eps + tiniest_of<Scalar>());
+  const Scalar noise = Scalar(4) * (Scalar(6) * eps + tiniest_of<Scalar>());
+  CHECK(std::fabs(error - Scalar(2) * (Scalar(3) / det_low) * noise) <= Scalar(4) * eps * error);
   // One pair: lambda = max(-c / M, 0).
   M one(1, 1);
   one << Scalar(4);
@@ -303,6 +343,7 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   std::mt19937 rng(20261207);
   std::uniform_real_distribution<Scalar> u(Scalar(-1), Scalar(1));
   claw::LemkeSolver<Scalar, 2> lemke;
+  int solved = 0;
   for (int trial = 0; trial < 500; ++trial) {
     M mm(2, 2);
     mm << Scalar(0), u(rng), u(rng), Scalar(0);
@@ -310,15 +351,21 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
     mm(1, 1) = std::fabs(mm(1, 0)) + Scalar(0.1) + std::fabs(u(rng));
     V q(2);
     q << u(rng), u(rng);
-    const V mine = small_solution<Scalar>(mm, q, none);
-    const auto& r = lemke.solve(q, mm);
+    V mine;
+    Scalar bound = Scalar(0);
     INFO("trial " << trial);
+    if (!small_solve<Scalar>(mm, q, none, mine, bound)) continue;  // degenerate to rounding
+    ++solved;
+    const auto& r = lemke.solve(q, mm);
     REQUIRE(r.status == claw::Status::Ok);
+    CHECK((mine - r.z).template lpNorm<Eigen::Infinity>() <= bound + Scalar(1e3) * eps);
     const V w = q + mm * mine;
     const Scalar tol = Scalar(64) * eps;
     CHECK(mine.minCoeff() >= Scalar(0));
     CHECK(w.minCoeff() >= -tol);
     CHECK(std::fabs(mine(0) * w(0)) + std::fabs(mine(1) * w(1)) <= tol);
-    CHECK((mine - r.z).template lpNorm<Eigen::Infinity>() <= Scalar(1e3) * eps);
   }
+  // Only a solution within rounding of a degenerate point (some lambda_i and w_i both near 0)
+  // is left to Lemke.
+  CHECK(solved >= 495);
 }

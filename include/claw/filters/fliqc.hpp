@@ -37,8 +37,8 @@ namespace claw {
 ///
 /// The filter warm-starts from the previous cycle: the previous active set (mapped by the index
 /// of each distance in the caller's psi) is tried first and verified; a wrong guess costs one
-/// small solve. (One or two active distances need no guess: the solver takes their LCP over its
-/// complementary bases.)
+/// small solve. (One or two active distances usually need none: when their LCP's matrix is a
+/// P-matrix within its rounding, the solver takes its solution from the complementary bases.)
 ///
 /// Sizes (claw's one parameter order, core/types.hpp): N joints, fixed (MaxN = N) or Dynamic with
 /// MaxN > 0; MaxM > 0 distances at most (more active rows: SizeMismatch and the fallback), e.g.

@@ -81,7 +81,7 @@ class LcqpMonotonePath {
     const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
     if (!line_.build(p, side == 0 ? p.lbL : p.lbR, lu_)) return Outcome::NotApplicable;
     if (!build_lcp(oth, lb_oth)) return Outcome::NotApplicable;
-    if (solved_over_bases(m)) return line_point(x);
+    if (solved_over_bases(m, feasibility_tolerance)) return line_point(x);
     if (!symmetrize_and_equilibrate(m)) return Outcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke runs on the scaled LCP
     // (c / alpha, S / beta) in mu' = mu beta / alpha.
@@ -156,11 +156,28 @@ class LcqpMonotonePath {
   }
 
   /// One or two pairs with M a P-matrix within its error bound unit |oth| |T| (SmallLcp): the
-  /// LCP's one solution, from its complementary bases, into mu_ (lambda itself, unscaled).
-  bool solved_over_bases(Index m) noexcept {
+  /// LCP's one solution, from its complementary bases, into mu_ (lambda itself, unscaled). Taken
+  /// only when its error bound delta moves nothing the acceptance test reads by more than half its
+  /// least margin, feasibility_tolerance: lambda by delta, w by ||M||_inf delta, x by ||T||_inf
+  /// delta and a row a of A by ||a||_1 ||T||_inf delta <= sqrt(n) ||a||_2 ||T||_inf delta (the
+  /// test's margins scale with max(1, ||a||_2)). So the verdict on the point is the verdict on the
+  /// exact solution, up to half the tolerance.
+  bool solved_over_bases(Index m, Scalar feasibility_tolerance) noexcept {
     if (m > 2) return false;
     SmallLcp<Scalar> small;
-    return small.certify(mm_, serr_, product_rounding(), cvec_, w_noise_, m) && small.solve(mu_);
+    Scalar delta;
+    if (!small.certify(mm_, serr_, product_rounding(), cvec_, w_noise_, m) ||
+        !small.solve(mu_, delta))
+      return false;
+    const Index n = line_.x0().size();
+    Scalar m_norm = Scalar(0), t_norm = Scalar(0);
+    for (Index i = 0; i < m; ++i)
+      m_norm = detail::max_of(m_norm, mm_.row(i).head(m).cwiseAbs().sum());
+    for (Index k = 0; k < n; ++k)
+      t_norm = detail::max_of(t_norm, line_.t().row(k).cwiseAbs().sum());
+    const Scalar reach = detail::max_of(detail::max_of(Scalar(1), m_norm),
+                                        std::sqrt(static_cast<Scalar>(n)) * t_norm);
+    return delta * reach <= Scalar(0.5) * feasibility_tolerance;
   }
 
   /// M = S D (S symmetric, D > 0 diagonal), S equilibrated to a unit diagonal (E S E, E c, D / E)

@@ -15,21 +15,24 @@ namespace detail {
 /// (|M' - M| <= E entrywise, E = unit |oth| |T| from the caller's products) and c to within ec.
 ///
 /// certify(): every principal submatrix M_II (I nonempty) has det M_II > 0 and
-/// ||M_II^-1||_inf ||E_II||_inf <= 1/2, with det M computed with its rounding taken off (the 1/2
-/// leaves room for the rounding of these few operations). Then every M' within E has
-/// M'_II = M_II (I + M_II^-1 (M' - M)_II) nonsingular, so its determinant keeps its sign along the
-/// segment from M: every such M' is a P-matrix, and LCP(c', M') has exactly one solution for
-/// every c'. A matrix that fails (singular, indefinite, or within E of either) is left to
-/// Lemke's path.
+/// ||M_II^-1||_inf ||E_II||_inf <= 1/2, det M taken less its rounding dot_rounding(2, |M_00 M_11| +
+/// |M_01 M_10|) (the 1/2 leaves room for the rounding of these few operations). Then every M'
+/// within E has M'_II = M_II (I + M_II^-1 (M' - M)_II) nonsingular, so its determinant keeps its
+/// sign along the segment from M: every such M' is a P-matrix, LCP(c', M') has exactly one
+/// solution for every c', and ||M'_II^-1|| <= 2 ||M_II^-1||. A matrix that fails (singular,
+/// indefinite, or within E of either) is left to the rest of the monotone path.
 ///
-/// solve(): the solution lies on one complementary basis I (w_I = 0, lambda off I = 0): the bases
-/// {}, {0}, {1}, {0, 1} in that order, the first whose lambda_I >= -2 ||M_II^-1|| max_I noise and
-/// w_j >= -noise_j off I, with noise_i = ec_i + sum_j (E_ij + unit |M_ij|) |lambda_j| the error
-/// of w_i from c's and M's errors and w's own rounding. The exact solution's basis passes; a basis
-/// that passes first solves, after lambda is clipped at 0, an LCP whose c differs by at most that
-/// noise, and a P-matrix LCP's solution moves with c by at most max_I ||M_II^-1|| times the
-/// change. The caller verifies the point x = x0 + T lambda on the unscaled problem.
-/// Pinned by "SmallLcp: ..." in tests/test_solver_kernels.cpp (the margins in closed form, the
+/// solve(): the exact LCP's solution lambda* lies on one complementary basis I (w*_I = 0, lambda*
+/// off I = 0). For each of the bases {}, {0}, {1}, {0, 1}, lambda_I from M_II lambda_I = -c_I and
+/// w = c + M lambda are computed with their noise
+///   noise_i = ec_i + sum_j E_ij |lambda_j| + dot_rounding(m + 1, |c_i| + sum_j |M_ij lambda_j|),
+/// so the exact residual on I is at most |w_i| + noise_i and |lambda*_I - lambda_I| <= delta =
+/// 2 ||M_II^-1|| max_I (|w_i| + noise_i). A basis is taken only when it passes strictly:
+/// lambda_i > delta on I and w_j > noise_j + sum_I (|M_ji| + E_ji) delta off I. Then lambda* is on
+/// that basis too (and nondegenerate, so no other basis passes), and solve() returns lambda with
+/// the bound delta on its error. A non-finite lambda or w fails (its noise is then not finite).
+/// When no basis passes (lambda* within rounding of a degenerate point), the caller goes on without
+/// it. Pinned by "SmallLcp: ..." in tests/test_solver_kernels.cpp (the margins in closed form, the
 /// solutions by hand and against Lemke) and, inside the solver, by "LCQP monotone path: one or two
 /// pairs solved over the bases, P-matrices only" in tests/test_lcqp.cpp.
 template <typename Scalar>
@@ -43,7 +46,6 @@ class SmallLcp {
   bool certify(const MatrixM& mm, const MatrixE& magnitude, Scalar unit, const VectorC& c,
                const VectorE& c_err, Index m) noexcept {
     size_ = static_cast<int>(m);
-    unit_ = unit;
     for (int i = 0; i < size_; ++i) {
       c_[i] = c.coeff(i);
       ec_[i] = c_err.coeff(i);
@@ -58,9 +60,7 @@ class SmallLcp {
     if (size_ == 1) return true;
     const Scalar diagonal = m_[0][0] * m_[1][1], off = m_[0][1] * m_[1][0];
     det_ = diagonal - off;
-    // det's rounding: two products and a difference, each within eps of its magnitude.
-    const Scalar det_low =
-        det_ - Scalar(4) * machine_epsilon<Scalar>() * (diagonal + std::fabs(off));
+    const Scalar det_low = det_ - dot_rounding(2, diagonal + std::fabs(off));
     // ||M^-1||_inf <= ||adj M||_inf / det_low; ||E||_inf the largest row sum.
     inverse_norm_ =
         max_of(m_[1][1] + std::fabs(m_[0][1]), std::fabs(m_[1][0]) + m_[0][0]) / det_low;
@@ -68,24 +68,24 @@ class SmallLcp {
     return det_low > Scalar(0) && inverse_norm_ * e_norm <= Scalar(0.5);
   }
 
-  /// After certify() returned true: the solution into lambda (size m, >= 0). False when no basis
-  /// passes its test (not expected after the certificate; the caller then goes on as if not
-  /// certified).
+  /// After certify() returned true: the solution into lambda (size m, >= 0) and the bound `error`
+  /// on |lambda - lambda*|_inf. False (lambda untouched) when no basis passes strictly.
   template <typename VectorL>
-  bool solve(VectorL& lambda) const noexcept {
+  bool solve(VectorL& lambda, Scalar& error) const noexcept {
     const int bases = size_ == 1 ? 2 : 4;
     for (int basis = 0; basis < bases; ++basis) {
       Scalar x[2] = {Scalar(0), Scalar(0)};
-      if (!basis_point(basis, x)) continue;
-      for (int i = 0; i < size_; ++i) lambda.coeffRef(i) = max_of(x[i], Scalar(0));
+      if (!strict_basis_point(basis, x, error)) continue;
+      for (int i = 0; i < size_; ++i) lambda.coeffRef(i) = x[i];
       return true;
     }
     return false;
   }
 
  private:
-  /// lambda of `basis` (bit i: pair i in I) into x; true when it passes solve()'s test.
-  bool basis_point(int basis, Scalar (&x)[2]) const noexcept {
+  /// lambda of `basis` (bit i: pair i in I) into x and its error bound delta into `delta`; true
+  /// when the basis passes solve()'s strict test.
+  bool strict_basis_point(int basis, Scalar (&x)[2], Scalar& delta) const noexcept {
     Scalar inverse_norm = Scalar(0);
     if (basis == 3) {
       x[0] = (m_[0][1] * c_[1] - m_[1][1] * c_[0]) / det_;
@@ -97,26 +97,34 @@ class SmallLcp {
       inverse_norm = Scalar(1) / m_[i][i];
     }
     Scalar noise[2], w[2];
-    Scalar noise_in_basis = Scalar(0);
+    Scalar residual = Scalar(0);  // max over I of |w_i| + noise_i
     for (int i = 0; i < size_; ++i) {
-      noise[i] = ec_[i];
+      Scalar from_errors = ec_[i], magnitude = std::fabs(c_[i]);
       w[i] = c_[i];
       for (int j = 0; j < size_; ++j) {
-        noise[i] += (e_[i][j] + unit_ * std::fabs(m_[i][j])) * std::fabs(x[j]);
+        from_errors += e_[i][j] * std::fabs(x[j]);
+        magnitude += std::fabs(m_[i][j] * x[j]);
         w[i] += m_[i][j] * x[j];
       }
-      if ((basis >> i) & 1) noise_in_basis = max_of(noise_in_basis, noise[i]);
+      noise[i] = from_errors + dot_rounding(size_ + 1, magnitude);
+      if ((basis >> i) & 1) residual = max_of(residual, std::fabs(w[i]) + noise[i]);
     }
-    const Scalar lambda_tol = Scalar(2) * inverse_norm * noise_in_basis;
+    delta = Scalar(2) * inverse_norm * residual;
     for (int i = 0; i < size_; ++i) {
-      const bool in_basis = ((basis >> i) & 1) != 0;
-      if (in_basis ? !(x[i] >= -lambda_tol) : !(w[i] >= -noise[i])) return false;
+      if ((basis >> i) & 1) {
+        if (!(x[i] > delta)) return false;
+        continue;
+      }
+      Scalar reach = noise[i];
+      for (int j = 0; j < size_; ++j)
+        if ((basis >> j) & 1) reach += (std::fabs(m_[i][j]) + e_[i][j]) * delta;
+      if (!(w[i] > reach)) return false;
     }
     return true;
   }
 
   Scalar m_[2][2] = {}, e_[2][2] = {}, c_[2] = {}, ec_[2] = {};
-  Scalar unit_ = Scalar(0), det_ = Scalar(1), inverse_norm_ = Scalar(0);
+  Scalar det_ = Scalar(1), inverse_norm_ = Scalar(0);
   int size_ = 0;
 };
 
