@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/qp_linalg.hpp"
@@ -321,7 +322,8 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   c << Scalar(0), Scalar(1);
   CHECK_FALSE(small_solve<Scalar>(identity, c, none, lambda, error));
   // The error bound: basis {0, 1} of M = [2 1; 1 2], c = (-3, -3) gives lambda = (1, 1) exactly,
-  // w = 0, so delta = 2 ||M^-1||_inf max_i noise_i with ||M^-1||_inf <= ||adj M|| / det_low =
+  // w = 0, so delta = 2 ||M^-1||_inf max_i noise_i (then rounded up: times 1 + 4 eps, plus
+  // denorm_min) with ||M^-1||_inf <= ||adj M|| / det_low =
   // 3 / (3 - 3 (5 eps + denorm_min)) and noise_i = dot_rounding(3, 3 + 2 + 1) = 4 (6 eps +
   // denorm_min), declared c rounding 0.
   M sym(2, 2);
@@ -332,13 +334,26 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   CHECK(lambda(1) == Scalar(1));
   const Scalar det_low = Scalar(3) - Scalar(3) * (Scalar(5) * eps + tiniest_of<Scalar>());
   const Scalar noise = Scalar(4) * (Scalar(6) * eps + tiniest_of<Scalar>());
-  CHECK(std::fabs(error - Scalar(2) * (Scalar(3) / det_low) * noise) <= Scalar(4) * eps * error);
+  const Scalar expected =
+      Scalar(2) * (Scalar(3) / det_low) * noise * (Scalar(1) + Scalar(4) * eps) +
+      tiniest_of<Scalar>();
+  CHECK(std::fabs(error - expected) <= Scalar(4) * eps * expected);
   // One pair: lambda = max(-c / M, 0).
   M one(1, 1);
   one << Scalar(4);
   V c1(1);
   c1 << Scalar(-2);
   CHECK(small_solution<Scalar>(one, c1, V::Zero(1))(0) == Scalar(0.5));
+  // delta underflowing to 0 is still a bound: M = [2^100 0; 2^100 2^100], c = -(1000.875,
+  // 1000.9375) 2^-974 (double) has lambda* = (1000.875, 0.0625) denorm_min on basis {0, 1}, yet
+  // basis {0} rounds to lambda_0 = 1001 denorm_min with w_1 and delta below the subnormals. With
+  // delta rounded up (plus denorm_min) no basis passes strictly.
+  if constexpr (std::is_same<Scalar, double>::value) {
+    M big(2, 2);
+    big << std::ldexp(1.0, 100), 0.0, std::ldexp(1.0, 100), std::ldexp(1.0, 100);
+    c << -1000.875 * std::ldexp(1.0, -974), -1000.9375 * std::ldexp(1.0, -974);
+    CHECK_FALSE(small_solve<Scalar>(big, c, none, lambda, error));
+  }
   // Random row-diagonally-dominant 2 x 2 (P-matrices, mostly nonsymmetric) against Lemke.
   std::mt19937 rng(20261207);
   std::uniform_real_distribution<Scalar> u(Scalar(-1), Scalar(1));

@@ -103,6 +103,20 @@ constexpr Eigen::Index fixed_or(Eigen::Index runtime) noexcept {
 
 }  // namespace detail
 
+namespace detail {
+
+/// all_finite() of `size` contiguous coefficients: one function per Scalar, whatever the Eigen
+/// type (when optimising for size, one copy of the loop instead of one per call site).
+template <typename Scalar>
+bool all_finite_array(const Scalar* data, Eigen::Index size) noexcept {
+  constexpr Scalar kMax = std::numeric_limits<Scalar>::max();
+  LaneCount<Scalar> non_finite = 0;
+  for (Eigen::Index i = 0; i < size; ++i) non_finite += std::fabs(data[i]) <= kMax ? 0 : 1;
+  return non_finite == 0;
+}
+
+}  // namespace detail
+
 /// True when every coefficient of m is finite (no NaN, no Inf).
 /// Branch-free (no early exit), so it costs the same for every input; on contiguous storage it
 /// counts with an integer as wide as Scalar, which the compiler can vectorise.
@@ -116,10 +130,7 @@ inline bool all_finite(const Eigen::DenseBase<Derived>& m) noexcept {
                                (Derived::IsVectorAtCompileTime != 0 ||
                                 std::is_base_of<Eigen::PlainObjectBase<Derived>, Derived>::value);
   if constexpr (kContiguous && std::is_floating_point<Scalar>::value) {
-    const Scalar* data = m.derived().data();
-    detail::LaneCount<Scalar> non_finite = 0;
-    for (Eigen::Index i = 0; i < m.size(); ++i) non_finite += std::fabs(data[i]) <= kMax ? 0 : 1;
-    return non_finite == 0;
+    return detail::all_finite_array(m.derived().data(), m.size());
   } else {
     bool finite = true;
     for (Eigen::Index j = 0; j < m.cols(); ++j)

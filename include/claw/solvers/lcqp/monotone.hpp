@@ -81,7 +81,7 @@ class LcqpMonotonePath {
     const auto& lb_oth = side == 0 ? p.lbR : p.lbL;
     if (!line_.build(p, side == 0 ? p.lbL : p.lbR, lu_)) return Outcome::NotApplicable;
     if (!build_lcp(oth, lb_oth)) return Outcome::NotApplicable;
-    if (solved_over_bases(m, feasibility_tolerance)) return line_point(x);
+    if (solved_over_bases(m, feasibility_tolerance)) return point(x);
     if (!symmetrize_and_equilibrate(m)) return Outcome::NotApplicable;
     // From here on S, c and mu stand for E S E, E c and nu. Lemke runs on the scaled LCP
     // (c / alpha, S / beta) in mu' = mu beta / alpha.
@@ -95,7 +95,7 @@ class LcqpMonotonePath {
       w_.setZero(m);
       mu_.setZero(m);
       if (!nonsingular_all(m)) return Outcome::NotApplicable;  // S unscaled here
-      return point(x);
+      return point(x);                                         // lambda = D^-1 mu = 0
     }
     w_ = cvec_ / alpha;
     ss_ /= beta;
@@ -118,7 +118,9 @@ class LcqpMonotonePath {
     }
     ss_ *= beta;
     if (outcome != Outcome::Point) return outcome;
-    mu_ *= alpha / beta;
+    // lambda = D^-1 mu, mu = mu' alpha / beta.
+    const Scalar to_mu = alpha / beta;
+    for (Index i = 0; i < m; ++i) mu_.coeffRef(i) = mu_.coeff(i) * to_mu / dvec_.coeff(i);
     return point(x);
   }
 
@@ -158,10 +160,10 @@ class LcqpMonotonePath {
   /// One or two pairs with M a P-matrix within its error bound unit |oth| |T| (SmallLcp): the
   /// LCP's one solution, from its complementary bases, into mu_ (lambda itself, unscaled). Taken
   /// only when its error bound delta moves nothing the acceptance test reads by more than half its
-  /// least margin, feasibility_tolerance: lambda by delta, w by ||M||_inf delta, x by ||T||_inf
-  /// delta and a row a of A by ||a||_1 ||T||_inf delta <= sqrt(n) ||a||_2 ||T||_inf delta (the
-  /// test's margins scale with max(1, ||a||_2)). So the verdict on the point is the verdict on the
-  /// exact solution, up to half the tolerance.
+  /// least margin, feasibility_tolerance: x moves by at most ||T||_inf delta, so a row a of A, L
+  /// or R by ||a||_1 ||T||_inf delta <= sqrt(n) ||a||_2 ||T||_inf delta (the test's margins scale
+  /// with max(1, ||a||_2)), and a selected pair value lambda_i by delta itself. So the verdict on
+  /// the point is the verdict on the exact solution, up to half the tolerance.
   bool solved_over_bases(Index m, Scalar feasibility_tolerance) noexcept {
     if (m > 2) return false;
     SmallLcp<Scalar> small;
@@ -170,13 +172,13 @@ class LcqpMonotonePath {
         !small.solve(mu_, delta))
       return false;
     const Index n = line_.x0().size();
-    Scalar m_norm = Scalar(0), t_norm = Scalar(0);
-    for (Index i = 0; i < m; ++i)
-      m_norm = detail::max_of(m_norm, mm_.row(i).head(m).cwiseAbs().sum());
-    for (Index k = 0; k < n; ++k)
-      t_norm = detail::max_of(t_norm, line_.t().row(k).cwiseAbs().sum());
-    const Scalar reach = detail::max_of(detail::max_of(Scalar(1), m_norm),
-                                        std::sqrt(static_cast<Scalar>(n)) * t_norm);
+    Scalar t_norm = Scalar(0);
+    for (Index k = 0; k < n; ++k) {
+      Scalar sum = Scalar(0);
+      for (Index j = 0; j < m; ++j) sum += std::fabs(line_.t().coeff(k, j));
+      t_norm = detail::max_of(t_norm, sum);
+    }
+    const Scalar reach = detail::max_of(Scalar(1), std::sqrt(static_cast<Scalar>(n)) * t_norm);
     return delta * reach <= Scalar(0.5) * feasibility_tolerance;
   }
 
@@ -396,14 +398,8 @@ class LcqpMonotonePath {
     return true;
   }
 
-  /// lambda = D^-1 mu (mu_ holds the solution in the unscaled LCP's mu), x = x0 + T lambda.
-  Outcome point(VectorN& x) noexcept {
-    for (Index i = 0; i < mu_.size(); ++i) mu_.coeffRef(i) /= dvec_.coeff(i);
-    return line_point(x);
-  }
-
   /// x = x0 + T lambda for lambda in mu_.
-  Outcome line_point(VectorN& x) noexcept {
+  Outcome point(VectorN& x) noexcept {
     x.noalias() = detail::product(line_.t(), mu_);
     x += line_.x0();
     return Outcome::Point;

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 
 #include "claw/solvers/detail/min_max.hpp"
 #include "claw/solvers/detail/numerics.hpp"
@@ -28,11 +29,12 @@ namespace detail {
 ///   noise_i = ec_i + sum_j E_ij |lambda_j| + dot_rounding(m + 1, |c_i| + sum_j |M_ij lambda_j|),
 /// so the exact residual on I is at most |w_i| + noise_i and |lambda*_I - lambda_I| <= delta =
 /// 2 ||M_II^-1|| max_I (|w_i| + noise_i). A basis is taken only when it passes strictly:
-/// lambda_i > delta on I and w_j > noise_j + sum_I (|M_ji| + E_ji) delta off I. Then lambda* is on
-/// that basis too (and nondegenerate, so no other basis passes), and solve() returns lambda with
-/// the bound delta on its error. A non-finite lambda or w fails (its noise is then not finite).
-/// When no basis passes (lambda* within rounding of a degenerate point), the caller goes on without
-/// it. Pinned by "SmallLcp: ..." in tests/test_solver_kernels.cpp (the margins in closed form, the
+/// lambda_i > delta on I and w_j > noise_j + sum_I (|M_ji| + E_ji) delta off I (delta and that
+/// bound each rounded up by 4 eps relative and the smallest subnormal). Then lambda* is on that
+/// basis too (and nondegenerate, so no other basis passes), and solve() returns lambda with the
+/// bound delta on its error. A non-finite lambda or w fails (its noise is then not finite). When no
+/// basis passes (lambda* within rounding of a degenerate point), the caller goes on without it.
+/// Pinned by "SmallLcp: ..." in tests/test_solver_kernels.cpp (the margins in closed form, the
 /// solutions by hand and against Lemke) and, inside the solver, by "LCQP monotone path: one or two
 /// pairs solved over the bases, P-matrices only" in tests/test_lcqp.cpp.
 template <typename Scalar>
@@ -109,7 +111,7 @@ class SmallLcp {
       noise[i] = from_errors + dot_rounding(size_ + 1, magnitude);
       if ((basis >> i) & 1) residual = max_of(residual, std::fabs(w[i]) + noise[i]);
     }
-    delta = Scalar(2) * inverse_norm * residual;
+    delta = rounded_up(Scalar(2) * inverse_norm * residual);
     for (int i = 0; i < size_; ++i) {
       if ((basis >> i) & 1) {
         if (!(x[i] > delta)) return false;
@@ -118,9 +120,16 @@ class SmallLcp {
       Scalar reach = noise[i];
       for (int j = 0; j < size_; ++j)
         if ((basis >> j) & 1) reach += (std::fabs(m_[i][j]) + e_[i][j]) * delta;
-      if (!(w[i] > reach)) return false;
+      if (!(w[i] > rounded_up(reach))) return false;
     }
     return true;
+  }
+
+  /// v plus the rounding of the few operations that computed it (v >= 0): v (1 + 4 eps) plus the
+  /// smallest subnormal, so that a bound that rounded down or underflowed to 0 still bounds.
+  static Scalar rounded_up(Scalar v) noexcept {
+    return v * (Scalar(1) + Scalar(4) * machine_epsilon<Scalar>()) +
+           std::numeric_limits<Scalar>::denorm_min();
   }
 
   Scalar m_[2][2] = {}, e_[2][2] = {}, c_[2] = {}, ec_[2] = {};
