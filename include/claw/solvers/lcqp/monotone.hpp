@@ -118,10 +118,7 @@ class LcqpMonotonePath {
     }
     ss_ *= beta;
     if (outcome != Outcome::Point) return outcome;
-    // lambda = D^-1 mu, mu = mu' alpha / beta.
-    const Scalar to_mu = alpha / beta;
-    for (Index i = 0; i < m; ++i) mu_.coeffRef(i) = mu_.coeff(i) * to_mu / dvec_.coeff(i);
-    return point(x);
+    return unscaled_point(alpha / beta, x);
   }
 
  private:
@@ -396,6 +393,12 @@ class LcqpMonotonePath {
       if (!(wi > tol + w_noise_.coeff(i))) return false;
     }
     return true;
+  }
+
+  /// lambda = D^-1 mu with mu = mu' to_mu (mu_ holds the scaled LCP's mu'), then point(x).
+  Outcome unscaled_point(Scalar to_mu, VectorN& x) noexcept {
+    for (Index i = 0; i < mu_.size(); ++i) mu_.coeffRef(i) = mu_.coeff(i) * to_mu / dvec_.coeff(i);
+    return point(x);
   }
 
   /// x = x0 + T lambda for lambda in mu_.
