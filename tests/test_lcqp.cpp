@@ -903,21 +903,19 @@ TEST_CASE("LCQP monotone path: one or two pairs solved over the bases, P-matrice
       CHECK(res.path == LcqpPath::BranchAndBound);
     }
   }
-  // The closed form's point is used only when its error bound, carried to lambda, w, x and A's
-  // rows, is within half the acceptance margin: at feasibility_tolerance 1e-12 it is not (about
-  // 1e-11 here), and the nonsymmetric M leaves the problem to branch and bound.
+  const Problem p = two_pair_lcp(p_matrix, Eigen::Vector2d(-0.5, 0.2), Eigen::Vector2d(0.3, 0.4),
+                                 Eigen::Vector4d(0.1, -0.2, 0.3, 0.0));
+  // The closed form's point is used only when its error bound, carried to x and so to the rows of
+  // A, L and R, is within half the acceptance margin: at feasibility_tolerance 1e-12 it is not
+  // (about 1e-11 here), and the nonsymmetric M leaves the problem to branch and bound.
   {
     Settings tight;
     tight.feasibility_tolerance = 1e-12;
     Solver strict;
     REQUIRE(strict.set_settings(tight) == Status::Ok);
-    const Problem p = two_pair_lcp(p_matrix, Eigen::Vector2d(-0.5, 0.2), Eigen::Vector2d(0.3, 0.4),
-                                   Eigen::Vector4d(0.1, -0.2, 0.3, 0.0));
     CHECK(strict.solve(p).path != LcqpPath::Monotone);
   }
   // Swapped sides (R selects lambda): the same point on the monotone path.
-  const Problem p = two_pair_lcp(p_matrix, Eigen::Vector2d(-0.5, 0.2), Eigen::Vector2d(0.3, 0.4),
-                                 Eigen::Vector4d(0.1, -0.2, 0.3, 0.0));
   const auto& direct = solver.solve(p);
   REQUIRE(direct.status == Status::Ok);
   const VectorXd x = direct.x;

@@ -181,11 +181,6 @@ TEST_CASE(
 namespace {
 
 template <typename Scalar>
-Scalar tiniest_of() {
-  return std::numeric_limits<Scalar>::denorm_min();
-}
-
-template <typename Scalar>
 using SmallMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2>;
 template <typename Scalar>
 using SmallVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, 2, 1>;
@@ -288,6 +283,7 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   using M = SmallMatrix<Scalar>;
   using V = SmallVector<Scalar>;
   const Scalar eps = std::numeric_limits<Scalar>::epsilon();
+  const Scalar tiniest = std::numeric_limits<Scalar>::denorm_min();
   const V none = V::Zero(2);
   // M = I: lambda = max(-c, 0), one case per basis.
   const M identity = M::Identity(2, 2);
@@ -332,11 +328,10 @@ TEMPLATE_TEST_CASE("SmallLcp: solutions by hand and against Lemke", "[kernels][l
   REQUIRE(small_solve<Scalar>(sym, c, none, lambda, error));
   CHECK(lambda(0) == Scalar(1));
   CHECK(lambda(1) == Scalar(1));
-  const Scalar det_low = Scalar(3) - Scalar(3) * (Scalar(5) * eps + tiniest_of<Scalar>());
-  const Scalar noise = Scalar(4) * (Scalar(6) * eps + tiniest_of<Scalar>());
+  const Scalar det_low = Scalar(3) - Scalar(3) * (Scalar(5) * eps + tiniest);
+  const Scalar noise = Scalar(4) * (Scalar(6) * eps + tiniest);
   const Scalar expected =
-      Scalar(2) * (Scalar(3) / det_low) * noise * (Scalar(1) + Scalar(4) * eps) +
-      tiniest_of<Scalar>();
+      Scalar(2) * (Scalar(3) / det_low) * noise * (Scalar(1) + Scalar(4) * eps) + tiniest;
   CHECK(std::fabs(error - expected) <= Scalar(4) * eps * expected);
   // One pair: lambda = max(-c / M, 0).
   M one(1, 1);

@@ -101,10 +101,6 @@ constexpr Eigen::Index fixed_or(Eigen::Index runtime) noexcept {
   return N != Dynamic ? Eigen::Index(N) : runtime;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 /// all_finite() of `size` contiguous coefficients: one function per Scalar, whatever the Eigen
 /// type (when optimising for size, one copy of the loop instead of one per call site).
 template <typename Scalar>

@@ -104,9 +104,10 @@ class SmallLcp {
       Scalar from_errors = ec_[i], magnitude = std::fabs(c_[i]);
       w[i] = c_[i];
       for (int j = 0; j < size_; ++j) {
+        const Scalar term = m_[i][j] * x[j];
         from_errors += e_[i][j] * std::fabs(x[j]);
-        magnitude += std::fabs(m_[i][j] * x[j]);
-        w[i] += m_[i][j] * x[j];
+        magnitude += std::fabs(term);
+        w[i] += term;
       }
       noise[i] = from_errors + dot_rounding(size_ + 1, magnitude);
       if ((basis >> i) & 1) residual = max_of(residual, std::fabs(w[i]) + noise[i]);

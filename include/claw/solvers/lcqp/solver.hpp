@@ -31,12 +31,11 @@ namespace claw {
 ///    bases. Otherwise, when M = S D with S symmetric positive semidefinite and D positive
 ///    diagonal (detected numerically: FLIQC's matrix when each P_i^inv is a positive multiple of
 ///    P_i'), 0 <= lambda perp w >= 0 is the monotone LCP(c, S) in mu = D lambda: its w is
-///    unique, Lemke's method (on the LCP
-///    equilibrated to a unit diagonal) solves it or proves it infeasible with a ray, and lambda is
-///    unique when S restricted to the pairs with w_i = 0 (to the rounding of R x - lbR) is
-///    nonsingular. The unique complementary point is then the only feasible candidate: it is the
-///    global optimum if it satisfies the remaining bounds and rows, and proves infeasibility if
-///    not. When any condition fails the solver falls through.
+///    unique, Lemke's method (on the LCP equilibrated to a unit diagonal) solves it or proves it
+///    infeasible with a ray, and lambda is unique when S restricted to the pairs with w_i = 0 (to
+///    the rounding of R x - lbR) is nonsingular. The unique complementary point is then the only
+///    feasible candidate: it is the global optimum if it satisfies the remaining bounds and rows,
+///    and proves infeasibility if not. When any condition fails the solver falls through.
 /// 2. Branch and bound (m <= max_pairs_for_branch_and_bound): depth-first over the pairs, each
 ///    node a convex QP (the relaxation with some pairs fixed on one side, warm-started), branching
 ///    on the most violated pair, the side closer to zero first; complementary relaxations are
